@@ -1,0 +1,355 @@
+"""The one game protocol every cardkit game implements.
+
+    game  = cardkit.load_game("magische7", players=4)   # a Game: rules + validated options
+    state = game.new_state(seed=7)                       # or deal="…" for an explicitly stacked deal
+    state.current_player; state.legal_actions(); state.apply("13"); state.undo(); state.view(0)
+    state.is_terminal(); state.scores(); state.winners(); state.to_record()
+
+Chance is explicit: a deal is an action in the history (``Deal``), applied when ``current_player`` is
+``CHANCE``. A state made from a seed deals by itself with its own `Rng`; a replayed record applies the
+recorded deals. History is the truth: undo and clone replay the history.
+
+A game subclass implements the underscored hooks: ``_start`` (the state before the first deal),
+``_deal``, ``_legal``, ``_apply``, ``_illegal`` (why a text is not legal), ``_snapshot``, ``view``,
+``_scores``, ``_winners``, ``describe``.
+"""
+from __future__ import annotations
+
+import os
+from typing import ClassVar
+
+from .cards import Card, Deck
+from .errors import CardkitError, IllegalActionError, RecordError
+from .options import Option, resolve
+from .rng import Rng
+
+CHANCE = -1     # current_player while a deal is due
+TERMINAL = -2   # current_player once the game is over
+
+
+class Action:
+    """A player's action. ``text`` is its notation in records; ``label`` reads well in a UI."""
+    __slots__ = ("text", "label", "card", "data")
+
+    def __init__(self, text: str, label: str | None = None, card: Card | None = None, data=None):
+        self.text, self.label, self.card, self.data = text, label or text, card, data
+
+    def __repr__(self) -> str:
+        return f"Action({self.text!r})"
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class Deal:
+    """The chance action: the order of the shuffled cards, top first."""
+    __slots__ = ("cards",)
+    label = "deal"
+    card = None
+
+    def __init__(self, cards):
+        self.cards = tuple(cards)
+
+    @property
+    def text(self) -> str:
+        return "deal: " + Deck.format(self.cards)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Deal) and self.cards == other.cards
+
+    def __hash__(self) -> int:
+        return hash(self.cards)
+
+    def __repr__(self) -> str:
+        return f"Deal({Deck.format(self.cards)!r})"
+
+    __str__ = lambda self: self.text  # noqa: E731
+
+
+class Game:
+    """A game with its options fixed. Subclasses set the class attributes and ``State``."""
+    name: ClassVar[str]
+    title: ClassVar[str]
+    deck: ClassVar[Deck]
+    option_specs: ClassVar[tuple[Option, ...]] = ()
+    State: ClassVar[type]
+    summary: ClassVar[str] = ""
+
+    def __init__(self, **options):
+        self.options = resolve(self.option_specs, options, self.name)
+
+    def __repr__(self) -> str:
+        changed = {k: v for k, v in self.options.items() if v != self.option(k).default}
+        return f"load_game({self.name!r}{''.join(f', {k}={v!r}' for k, v in changed.items())})"
+
+    def option(self, name: str) -> Option:
+        return next(o for o in self.option_specs if o.name == name)
+
+    @property
+    def num_players(self) -> int:
+        return self.options.get("players", 2)
+
+    def player_names(self) -> list[str]:
+        return [f"P{i}" for i in range(self.num_players)]
+
+    def full_deck(self) -> list[Card]:
+        """The cards a deal shuffles, in canonical order."""
+        return list(self.deck.cards)
+
+    def new_state(self, seed: int | None = None, deal=None) -> "State":
+        """A new game: dealt from `seed`, or from an explicit stacked `deal` (cards top first; a list of
+        such lists for several rounds). With neither, a random seed is drawn; the record keeps the deals."""
+        if deal is not None and seed is not None:
+            raise CardkitError("give either seed or deal, not both")
+        stacked: list = []
+        if deal is not None:
+            if isinstance(deal, (str, Deal)) or (deal and isinstance(deal[0], Card)):
+                deal = [deal]
+            stacked = [d if isinstance(d, Deal) else Deal(self.deck.parse_many(d)) for d in deal]
+        elif seed is None:
+            seed = int.from_bytes(os.urandom(6), "big")
+        state = self.State(self)
+        state._rng = Rng(seed) if seed is not None else None
+        state.seed = seed
+        state._stacked = stacked
+        state._auto_deal()
+        return state
+
+    def blank_state(self) -> "State":
+        """The state before the first deal (current_player == CHANCE), with no RNG: for replaying records."""
+        s = self.State(self)
+        s._rng, s.seed, s._stacked = None, None, []
+        return s
+
+    def random_deal(self, rng: Rng) -> Deal:
+        return Deal(rng.shuffle(self.full_deck()))
+
+    # rules as data ---------------------------------------------------------------------------------
+    @property
+    def rulebook(self):
+        from .rules import load_rulebook
+        return load_rulebook(self.name, game=self)
+
+    def rule_tables(self) -> dict:
+        """Tables generated from the engine, shown in the rulebook: name -> rules.Table."""
+        return {}
+
+    def bots(self) -> dict:
+        """Bot factories by name: name -> callable(seed) -> bot with .choose(state)."""
+        from .bots import RandomBot
+        return {"random": RandomBot}
+
+    def examples(self) -> list:
+        from .record import examples
+        return examples(self.name)
+
+
+class State:
+    """Base class of every game state. See the module docstring for the protocol."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.history: list = []
+        self._legal_cache = None
+        self._rng_log: list = []   # (history index of an auto deal, rng state before it)
+        self._start()
+
+    # the public protocol --------------------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        raise NotImplementedError
+
+    def is_chance(self) -> bool:
+        return self.current_player == CHANCE
+
+    def is_terminal(self) -> bool:
+        return self.current_player == TERMINAL
+
+    def legal_actions(self) -> list:
+        """The current player's legal actions (empty at a chance node or at the end)."""
+        legal = self._legal_cache
+        if legal is None:
+            cp = self.current_player
+            legal = self._legal_cache = self._legal() if cp >= 0 else []
+        return legal
+
+    def parse_action(self, text: str):
+        """The legal action written `text` (its notation or label, case-insensitive), or an
+        IllegalActionError naming the rule it breaks."""
+        if isinstance(text, (Action, Deal)):
+            text = text.text
+        if not isinstance(text, str):
+            raise IllegalActionError("protocol", f"an action must be an action object or its text, not {type(text).__name__}")
+        t = text.strip()
+        if t.lower().startswith("deal:"):
+            if not self.is_chance():
+                raise IllegalActionError("protocol", "no deal is due now", text)
+            try:
+                return Deal(self.game.deck.parse_many(t[5:]))
+            except CardkitError as e:
+                raise IllegalActionError("deal", str(e), text) from None
+        if self.is_terminal():
+            raise IllegalActionError("end", "the game is over", text)
+        if self.is_chance():
+            raise IllegalActionError("protocol", "a deal is due: apply a Deal first", text)
+        tl = t.lower()
+        for a in self.legal_actions():
+            if a.text.lower() == tl or a.label.lower() == tl:
+                return a
+        raise self._illegal(t)
+
+    def apply(self, action) -> "State":
+        """Apply an action (object or text). An illegal one raises IllegalActionError and changes nothing."""
+        legal = self._legal_cache
+        if legal is None:
+            legal = self.legal_actions()
+        if action.__class__ is str or action not in legal:
+            if action.__class__ is Deal and self.is_chance():
+                self._check_deal(action)
+                self._deal(action)
+            else:
+                action = self.parse_action(action)
+                if action.__class__ is Deal:
+                    self._check_deal(action)
+                    self._deal(action)
+                else:
+                    self._apply(action)
+        else:
+            self._apply(action)
+        self.history.append(action)
+        self._legal_cache = None
+        if self._rng is not None or self._stacked:
+            if self.current_player == CHANCE:
+                self._auto_deal()
+        return self
+
+    def deal(self, cards=None, seed: int | None = None) -> "State":
+        """At a chance node: deal `cards` (stacked, top first) or shuffle with `seed`."""
+        if not self.is_chance():
+            raise IllegalActionError("protocol", "no deal is due now")
+        d = Deal(self.game.deck.parse_many(cards)) if cards is not None else self.game.random_deal(Rng(seed or 0))
+        return self.apply(d)
+
+    def undo(self) -> "State":
+        """Take back the last player action (and any deal that followed it automatically)."""
+        k = len(self.history) - 1
+        while k >= 0 and self.history[k].__class__ is Deal:
+            k -= 1
+        if k < 0:
+            raise CardkitError("nothing to undo: no player action has been made")
+        self._restore(k)
+        return self
+
+    def _restore(self, k: int) -> None:
+        """Rebuild this state from its first k history entries."""
+        keep = self.history[:k]
+        undone_deals = [i for i, (hi, _) in enumerate(self._rng_log) if hi >= k]
+        rng_log = self._rng_log
+        fresh = self.game.blank_state()
+        for a in keep:
+            fresh._apply(a) if a.__class__ is not Deal else fresh._deal(a)
+            fresh.history.append(a)
+        rng, seed, stacked = self._rng, self.seed, self._stacked
+        if undone_deals:
+            first = undone_deals[0]
+            if rng is not None:
+                rng.setstate(rng_log[first][1])
+            rng_log = rng_log[:first]
+        self.__dict__.clear()
+        self.__dict__.update(fresh.__dict__)
+        self._rng, self.seed, self._stacked, self._rng_log = rng, seed, stacked, rng_log
+
+    def clone(self) -> "State":
+        c = self.game.blank_state()
+        for a in self.history:
+            c._apply(a) if a.__class__ is not Deal else c._deal(a)
+            c.history.append(a)
+        c._rng = Rng(0) if self._rng is not None else None
+        if c._rng is not None:
+            c._rng.setstate(self._rng.getstate())
+        c.seed, c._stacked, c._rng_log = self.seed, self._stacked, list(self._rng_log)
+        return c
+
+    def snapshot(self) -> tuple:
+        """Everything that makes this state what it is, as a comparable value."""
+        return (tuple(a.text for a in self.history), self._rng.getstate() if self._rng else None,
+                self._snapshot())
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, State) and self.game.name == other.game.name and \
+            self.game.options == other.game.options and self.snapshot() == other.snapshot()
+
+    __hash__ = None
+
+    def scores(self) -> list:
+        """Points per player (a team game gives each player the team's total). Final once terminal."""
+        return self._scores()
+
+    def winners(self) -> list[int]:
+        """The winning players (several for a team or a tie); empty until the game is over."""
+        return self._winners() if self.is_terminal() else []
+
+    def view(self, player: int | None = None):
+        """What `player` may see (None: the teacher's view of everything)."""
+        raise NotImplementedError
+
+    def describe(self, action, after: "State | None" = None) -> str:
+        """One line narrating `action` taken in this state."""
+        return f"{self.game.player_names()[self.current_player]}: {action.label}" \
+            if self.current_player >= 0 else "Cards are shuffled and dealt."
+
+    def to_record(self, **meta):
+        from .record import Record
+        return Record(self.game.name, dict(self.game.options), [a.text for a in self.history], meta)
+
+    def _repr_svg_(self) -> str:
+        from .svg import view_svg
+        return view_svg(self.view(None))
+
+    # hooks ----------------------------------------------------------------------------------------
+    def _start(self) -> None:
+        raise NotImplementedError
+
+    def _legal(self) -> list:
+        raise NotImplementedError
+
+    def _apply(self, action) -> None:
+        raise NotImplementedError
+
+    def _deal(self, deal: Deal) -> None:
+        raise NotImplementedError
+
+    def _illegal(self, text: str) -> IllegalActionError:
+        return IllegalActionError("protocol", f"not a legal action now; legal: "
+                                  + ", ".join(a.text for a in self.legal_actions()), text)
+
+    def _check_deal(self, deal: Deal) -> None:
+        """A deal must be a permutation of the game's cards."""
+        want = sorted(c.text for c in self.game.full_deck())
+        if sorted(c.text for c in deal.cards) != want:
+            raise IllegalActionError("deal", "a deal must hold exactly the game's cards "
+                                     f"({len(want)} cards), each as often as in the packs", deal.text[:60])
+
+    def _snapshot(self) -> tuple:
+        raise NotImplementedError
+
+    def _scores(self) -> list:
+        raise NotImplementedError
+
+    def _winners(self) -> list[int]:
+        raise NotImplementedError
+
+    def _auto_deal(self) -> None:
+        while self.current_player == CHANCE and (self._stacked or self._rng is not None):
+            n = sum(1 for a in self.history if a.__class__ is Deal)
+            if n < len(self._stacked):
+                d = self._stacked[n]
+            elif self._rng is None:
+                return
+            else:
+                self._rng_log.append((len(self.history), self._rng.getstate()))
+                d = self.game.random_deal(self._rng)
+            self._check_deal(d)
+            self._deal(d)
+            self.history.append(d)
+            self._legal_cache = None

@@ -1,0 +1,51 @@
+"""What one seat (or the teacher) may see of a state. Widgets render only these objects.
+
+A hidden card is ``None``: the view never carries a card its viewer may not see, so a UI that shows a
+view cannot leak hidden information.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .cards import Card
+
+
+@dataclass
+class Seat:
+    player: int
+    name: str
+    hand: list            # Card, or None for a card this viewer may not see
+    team: str = ""
+    score: str = ""       # readable score/points so far
+    info: str = ""        # e.g. "3 tricks"
+    current: bool = False
+
+
+@dataclass
+class Pile:
+    """A named place on the table: the trick, the stock, the last trick, won tricks..."""
+    name: str
+    cards: list           # list of (owner name or "", Card or None)
+    count: int | None = None  # for piles shown face down: how many cards
+    note: str = ""
+
+
+@dataclass
+class View:
+    game: str
+    title: str
+    viewer: int | None    # None: the teacher's view, everything shown
+    seats: list[Seat]
+    piles: list[Pile]
+    status: str           # one line: whose turn, what is asked
+    current_player: int | None
+    terminal: bool
+    result: str = ""
+    legal: list = field(default_factory=list)  # the viewer's legal actions (if it is the viewer's turn)
+
+    def seat(self, player: int) -> Seat:
+        return self.seats[player]
+
+    def cards_visible(self) -> list[Card]:
+        out = [c for s in self.seats for c in s.hand if c is not None]
+        return out + [c for p in self.piles for _, c in p.cards if c is not None]
