@@ -396,7 +396,7 @@ def sample_pair(led_kind: str, follow_kind: str) -> tuple[Card, Card] | None:
     if follow_kind == "its partner":
         return (led, two) if led_kind == "point card" else None
     if follow_kind == "other point card":
-        return (led, nine) if led_kind == "point card" else None
+        return led, nine                        # for a led special: any point card
     fol = nine if follow_kind == "point card" else special[follow_kind]
     return led, fol
 

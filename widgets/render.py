@@ -1,0 +1,71 @@
+"""Views to HTML. Only the `cardkit.view.View` a seat may see ever reaches the page."""
+from __future__ import annotations
+
+from html import escape
+
+from cardkit.svg import card_svg
+
+CSS = """<style>
+.ck-table{font-family:sans-serif;border:1px solid #ccc;border-radius:8px;padding:8px;background:#f3f7f1;max-width:980px}
+.ck-seat{margin:4px 0;padding:4px 6px;border-radius:6px}
+.ck-seat.ck-current{background:#fff3c4}
+.ck-seat-name{font-weight:bold;margin-right:8px}
+.ck-cards{display:inline-flex;gap:3px;vertical-align:middle;flex-wrap:wrap}
+.ck-piles{display:flex;gap:18px;flex-wrap:wrap;margin:6px 0;padding:6px;border-top:1px dashed #bbb;border-bottom:1px dashed #bbb}
+.ck-pile-name{font-size:12px;color:#333}
+.ck-status{font-weight:bold;margin-top:4px}
+.ck-result{font-size:16px;font-weight:bold;color:#1b5e20}
+.ck-error{color:#b71c1c;font-weight:bold}
+.ck-log{font-size:13px;color:#333;max-height:12em;overflow:auto}
+.ck-narration{font-size:15px;min-height:2.6em}
+.ck-reading-cmp{display:flex;gap:12px;flex-wrap:wrap}
+.ck-reading-cmp>div{border:1px solid #ccc;border-radius:6px;padding:6px 10px}
+.ck-table table, table.ck-table{border-collapse:collapse}
+table.ck-table td, table.ck-table th{border:1px solid #ccc;padding:3px 6px;font-size:13px}
+</style>"""
+
+
+def cards_html(cards, width: int = 44) -> str:
+    return "<span class='ck-cards'>" + "".join(card_svg(c, width) for c in cards) + "</span>"
+
+
+def seat_html(seat, width: int = 44) -> str:
+    cls = "ck-seat ck-current" if seat.current else "ck-seat"
+    extra = " · ".join(x for x in (seat.team, seat.score, seat.info) if x)
+    turn = " <span aria-label='to play'>▶</span>" if seat.current else ""
+    return (f"<div class='{cls}'><span class='ck-seat-name'>{escape(seat.name)}{turn}</span>"
+            f"<small>{escape(extra)}</small><br>{cards_html(seat.hand, width)}</div>")
+
+
+def pile_html(pile, width: int = 44) -> str:
+    if pile.count is not None and not pile.cards:
+        body = f"{card_svg(None, width) if pile.count else ''} <span>{pile.count} cards</span>"
+    else:
+        body = cards_html([c for _, c in pile.cards], width) if pile.cards else "<em>empty</em>"
+        owners = ", ".join(o for o, _ in pile.cards if o)
+        if owners:
+            body += f"<br><small>{escape(owners)}</small>"
+    note = f" <small>({escape(pile.note)})</small>" if pile.note else ""
+    return f"<div><div class='ck-pile-name'>{escape(pile.name)}{note}</div>{body}</div>"
+
+
+def view_html(view, hide_seats=(), width: int = 44, bottom: int | None = None) -> str:
+    """The table as HTML. Seats are listed with `bottom` (the viewer) last, piles in the middle."""
+    seats = list(view.seats)
+    if bottom is not None:
+        seats = seats[bottom + 1:] + seats[:bottom + 1]
+    top = [s for s in seats[:-1] if s.player not in hide_seats]
+    last = [s for s in seats[-1:] if s.player not in hide_seats]
+    main_piles = [p for p in view.piles if not p.name.startswith("Won by")]
+    won = [p for p in view.piles if p.name.startswith("Won by")]
+    parts = [CSS, "<div class='ck-table'>"]
+    parts += [seat_html(s, width) for s in top]
+    parts.append("<div class='ck-piles'>" + "".join(pile_html(p, width) for p in main_piles) + "</div>")
+    parts += [seat_html(s, width) for s in last]
+    if won:
+        parts.append("<details><summary>Won tricks</summary><div class='ck-piles'>"
+                     + "".join(pile_html(p, 30) for p in won) + "</div></details>")
+    status = f"<div class='ck-result'>{escape(view.result)}</div>" if view.terminal else \
+        f"<div class='ck-status'>{escape(view.status)}</div>"
+    parts += [status, "</div>"]
+    return "".join(parts)

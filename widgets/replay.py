@@ -1,0 +1,94 @@
+"""Step through a game record: forward, back, scrub; one line of narration per step."""
+from __future__ import annotations
+
+import copy
+from html import escape
+
+import ipywidgets as w
+
+import cardkit
+from cardkit import CardkitError, Record
+
+from .render import CSS, view_html
+
+
+def replay_states(record: Record, **override):
+    """(states, narration lines, error): the state before the first action and after each action,
+    stopping early (with the error text) if the record does not replay under `override`."""
+    own = record.meta.get("narration", {})
+    try:
+        state = record.load_game(**override).blank_state()
+    except CardkitError as e:
+        return [], [], str(e)
+    states, lines, error = [copy.deepcopy(state)], [], ""
+    for i, text in enumerate(record.actions):
+        try:
+            action = state.parse_action(text)
+            line = own.get(str(i)) or state.describe(action)
+            state.apply(action)
+        except CardkitError as e:
+            error = f"Under these options the record stops at step {i + 1} ({text[:30]}): {e}"
+            break
+        states.append(copy.deepcopy(state))
+        lines.append(line)
+    return states, lines, error
+
+
+def load_record(game_or_record, example: str | None = None) -> Record:
+    if isinstance(game_or_record, Record):
+        return game_or_record
+    return cardkit.load_example(game_or_record, example)
+
+
+class Replay(w.VBox):
+    """Replay a record (or a game's example by name) from the teacher's view (everything shown)."""
+
+    def __init__(self, record, example: str | None = None, viewer: int | None = None, **override):
+        self.record = load_record(record, example)
+        self.viewer = viewer
+        self._first = w.Button(description="⏮", tooltip="to the start", layout=w.Layout(width="44px"))
+        self._prev = w.Button(description="◀", tooltip="one step back", layout=w.Layout(width="44px"))
+        self._next = w.Button(description="▶", tooltip="one step forward", layout=w.Layout(width="44px"))
+        self._last = w.Button(description="⏭", tooltip="to the end", layout=w.Layout(width="44px"))
+        self._slider = w.IntSlider(min=0, max=0, description="step", continuous_update=True,
+                                   layout=w.Layout(width="420px"))
+        self._narr = w.HTML()
+        self._table = w.HTML()
+        self._first.on_click(lambda _: self.go(0))
+        self._prev.on_click(lambda _: self.go(self._slider.value - 1))
+        self._next.on_click(lambda _: self.go(self._slider.value + 1))
+        self._last.on_click(lambda _: self.go(self._slider.max))
+        self._slider.observe(lambda ch: self._show(ch["new"]), names="value")
+        title = escape(self.record.title)
+        desc = escape(self.record.meta.get("description", ""))
+        super().__init__([w.HTML(f"{CSS}<b>{title}</b><br><small>{desc}</small>"),
+                          w.HBox([self._first, self._prev, self._slider, self._next, self._last]),
+                          self._narr, self._table])
+        self.set_options(**override)
+
+    def set_options(self, **override) -> None:
+        """Replay the same record under other options (e.g. another reading of a conflict)."""
+        self.override = override
+        self.states, self.lines, self.error = replay_states(self.record, **override)
+        keep = min(self._slider.value, max(0, len(self.states) - 1))
+        self._slider.max = max(0, len(self.states) - 1)
+        self._slider.value = keep
+        self._show(keep)
+
+    def go(self, step: int) -> None:
+        self._slider.value = max(0, min(self._slider.max, step))
+
+    @property
+    def state(self):
+        return self.states[self._slider.value] if self.states else None
+
+    def _show(self, step: int) -> None:
+        if not self.states:
+            self._narr.value = f"<div class='ck-error'>{escape(self.error)}</div>"
+            return
+        step = max(0, min(step, len(self.states) - 1))
+        n = len(self.states) - 1
+        line = "Before the first action." if step == 0 else self.lines[step - 1]
+        err = f"<div class='ck-error'>{escape(self.error)}</div>" if self.error and step == n else ""
+        self._narr.value = f"{CSS}<div class='ck-narration' aria-live='polite'><b>Step {step}/{n}:</b> {escape(line)}</div>{err}"
+        self._table.value = view_html(self.states[step].view(self.viewer))
