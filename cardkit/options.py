@@ -24,7 +24,8 @@ class Option:
 
     def check(self, value):
         if self.choices:
-            if isinstance(value, bool) != isinstance(self.choices[0], bool) or value not in self.choices:
+            # the value must be one of the choices *and of its type*: True is not 1, 2.0 is not 2
+            if not any(type(value) is type(c) and value == c for c in self.choices):
                 raise OptionError(f"option {self.name!r} cannot be {value!r}; valid values: {self.valid()}")
             return value
         if self.range is not None:

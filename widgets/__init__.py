@@ -3,3 +3,4 @@ from .play import PlayTable, option_controls  # noqa: F401
 from .render import cards_html, view_html  # noqa: F401
 from .replay import Replay, replay_states  # noqa: F401
 from .rules import RuleCard, Rules, RuleTable, rule_html  # noqa: F401
+from .index import GameIndex, RuleFinder  # noqa: F401

@@ -56,6 +56,7 @@ class PlayTable(w.VBox):
         super().__init__([settings, w.HBox([new, self._undo]), self._table,
                           w.HTML("<b>Your hand</b> (click a card to play it):"), self._hand, self._actions,
                           self._msg, self._log])
+        self.add_class("ck-play")
         self.new_game()
 
     # game flow --------------------------------------------------------------------------------------
@@ -134,6 +135,7 @@ class PlayTable(w.VBox):
         b.style.font_weight = "bold"
         b.style.font_size = "20px"
         b.style.text_color = _CARD_COLORS.get(card.color, "#212121")
+        b.add_class("ck-card")
         b.on_click(lambda _, i=i: self._click_card(i))
         return b
 
@@ -158,6 +160,7 @@ class PlayTable(w.VBox):
         buttons = []
         for a in other:
             b = w.Button(description=a.label, button_style="info")
+            b.add_class("ck-action")
             b.on_click(lambda _, t=a.text: self.play(t))
             buttons.append(b)
         self._actions.children = buttons

@@ -46,10 +46,10 @@ class Replay(w.VBox):
     def __init__(self, record, example: str | None = None, viewer: int | None = None, **override):
         self.record = load_record(record, example)
         self.viewer = viewer
-        self._first = w.Button(description="⏮", tooltip="to the start", layout=w.Layout(width="44px"))
+        self._first = w.Button(description="|◀", tooltip="to the start", layout=w.Layout(width="44px"))
         self._prev = w.Button(description="◀", tooltip="one step back", layout=w.Layout(width="44px"))
         self._next = w.Button(description="▶", tooltip="one step forward", layout=w.Layout(width="44px"))
-        self._last = w.Button(description="⏭", tooltip="to the end", layout=w.Layout(width="44px"))
+        self._last = w.Button(description="▶|", tooltip="to the end", layout=w.Layout(width="44px"))
         self._slider = w.IntSlider(min=0, max=0, description="step", continuous_update=True,
                                    layout=w.Layout(width="420px"))
         self._narr = w.HTML()
@@ -65,6 +65,8 @@ class Replay(w.VBox):
                           w.HBox([self._first, self._prev, self._slider, self._next, self._last]),
                           self._narr, self._table])
         self.set_options(**override)
+        if len(self.states) > 1 and self.record.actions[0].startswith("deal:"):
+            self.go(1)   # open on the dealt cards, not on an empty table
 
     def set_options(self, **override) -> None:
         """Replay the same record under other options (e.g. another reading of a conflict)."""

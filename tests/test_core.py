@@ -1,0 +1,753 @@
+"""The core: seeded RNG, card notation, the game registry and options, the game protocol (through
+Die Magische 7, the one game so far) and game records."""
+from __future__ import annotations
+
+import copy
+import json
+import pickle
+import random
+from collections import Counter
+
+import pytest
+
+import cardkit
+from cardkit import (CHANCE, TERMINAL, Action, CardError, CardkitError, Deal, IllegalActionError, OptionError,
+                     Record, RecordError, Rng, UnknownGameError, example_names, load_example)
+from cardkit.cards import DECKS, FRENCH52, MAGISCHE7, PIQUET32, Deck
+
+# ================================================================================================
+# RNG
+# ================================================================================================
+M64 = 2 ** 64
+
+
+def ref_splitmix64(seed: int):
+    """SplitMix64 as published (Steele, Lea & Flood 2014; Vigna's splitmix64.c), written independently of
+    cardkit.rng: x += 0x9e3779b97f4a7c15; z = x; z = (z ^ z>>30) * 0xbf58476d1ce4e5b9;
+    z = (z ^ z>>27) * 0x94d049bb133111eb; return z ^ z>>31  (all modulo 2**64)."""
+    x = seed % M64
+    while True:
+        x = (x + 0x9E3779B97F4A7C15) % M64
+        z = x
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) % M64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) % M64
+        yield z ^ (z >> 31)
+
+
+def ref_below(gen, n: int) -> int:
+    """Uniform in [0, n) by rejection: accept x only below the largest multiple of n that fits in 64 bits."""
+    bound = M64 - M64 % n
+    while True:
+        x = next(gen)
+        if x < bound:
+            return x % n
+
+
+def ref_shuffle(seed: int, items) -> list:
+    """Fisher-Yates (Durstenfeld): for i from the end down to 1, swap item i with item below(i + 1)."""
+    gen, items = ref_splitmix64(seed), list(items)
+    for i in range(len(items) - 1, 0, -1):
+        j = ref_below(gen, i + 1)
+        items[i], items[j] = items[j], items[i]
+    return items
+
+
+# One Magische 7 pack as a deal shuffles it (the Jokers are handed out before the deal), canonical order.
+M7_PACK = [str(v) for v in range(-6, 14)] + ["Spiegel", "Kreuz"]
+
+# Golden values. Deals use only integer arithmetic (SplitMix64 + Fisher-Yates with rejection sampling),
+# never `random.Random`, whose seeding/shuffle may change between Python versions: so a seed gives the
+# same deal on every Python and in Pyodide. If one of these changes, every stored seed changes meaning.
+GOLDEN_SEED0 = [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]  # the published SplitMix64 vector
+GOLDEN_SEED12345 = [0x22118258A9D111A0, 0x346EDCE5F713F8ED, 0x1E9A57BC80E6721D]
+GOLDEN_DEAL_2P_SEED1 = "deal: 0 13 Spiegel -4 12 8 5 10 -5 -2 6 Kreuz 9 2 11 -1 -6 -3 7 4 1 3"
+GOLDEN_DEAL_4P_SEED2024 = ("deal: 9 -4 11 8 -2 Spiegel 9 7 -6 6 -2 -1 1 6 -4 0 -6 10 -5 5 13 8 7 10 13 2 12 3 2 "
+                           "Kreuz -1 5 1 3 4 0 11 Kreuz -5 12 4 Spiegel -3 -3")
+
+
+@pytest.mark.parametrize("seed,golden", [(0, GOLDEN_SEED0), (12345, GOLDEN_SEED12345)])
+def test_rng_golden_first_outputs(seed, golden):
+    ref = ref_splitmix64(seed)
+    assert [next(ref) for _ in range(3)] == golden          # the reference reproduces the golden values
+    rng, ref = Rng(seed), ref_splitmix64(seed)
+    assert [rng.next64() for _ in range(1000)] == [next(ref) for _ in range(1000)]
+
+
+def test_rng_seeds_are_64_bit_and_typed():
+    assert Rng(-1).next64() == next(ref_splitmix64(M64 - 1))
+    assert Rng(M64 + 5).next64() == Rng(5).next64()
+    for bad in (1.0, "1", True, None):
+        with pytest.raises(TypeError):
+            Rng(bad)
+
+
+def test_rng_state_round_trip():
+    a = Rng(99)
+    a.next64()
+    s = a.getstate()
+    first = [a.next64() for _ in range(5)]
+    a.setstate(s)
+    assert [a.next64() for _ in range(5)] == first
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 6, 7, 22, 44, 1000, 2 ** 63 + 1, 2 ** 64 - 1, 2 ** 64])
+def test_rng_below_bounds_and_reference(n):
+    rng, gen = Rng(n), ref_splitmix64(n)
+    for _ in range(300):
+        x = rng.below(n)
+        assert 0 <= x < n
+        assert x == ref_below(gen, n)
+
+
+def test_rng_below_rejects_non_positive():
+    for n in (0, -1):
+        with pytest.raises(ValueError):
+            Rng(0).below(n)
+
+
+def test_rng_below_roughly_uniform():
+    rng, n, draws = Rng(2024), 6, 60_000
+    counts = Counter(rng.below(n) for _ in range(draws))
+    assert set(counts) == set(range(n))
+    expected = draws / n
+    # sd is about 91 per bin: 6% (600) is more than 6 sd
+    assert all(abs(c - expected) < 0.06 * expected for c in counts.values()), counts
+    chi2 = sum((c - expected) ** 2 / expected for c in counts.values())
+    assert chi2 < 25  # 5 degrees of freedom: p < 0.0002
+
+
+def test_rng_shuffle_is_a_uniform_in_place_permutation():
+    rng = Rng(3)
+    items = list(range(50)) + list(range(10))
+    out = rng.shuffle(items)
+    assert out is items and sorted(out) == sorted(list(range(50)) + list(range(10)))
+    assert out != sorted(out)
+    counts = Counter(tuple(Rng(s).shuffle(["a", "b", "c"])) for s in range(6000))
+    assert len(counts) == 6 and all(800 < c < 1200 for c in counts.values()), counts
+    assert Rng(8).shuffle([]) == [] and Rng(8).shuffle([1]) == [1]
+
+
+def test_rng_choice():
+    seq = ["x", "y", "z"]
+    assert {Rng(s).choice(seq) for s in range(100)} == set(seq)
+
+
+def test_seed_gives_the_golden_deal():
+    assert "deal: " + " ".join(ref_shuffle(1, M7_PACK)) == GOLDEN_DEAL_2P_SEED1
+    assert "deal: " + " ".join(ref_shuffle(2024, M7_PACK * 2)) == GOLDEN_DEAL_4P_SEED2024
+    g2, g4 = cardkit.load_game("magische7", players=2), cardkit.load_game("magische7", players=4)
+    assert [c.text for c in g2.full_deck()] == M7_PACK
+    assert [c.text for c in g4.full_deck()] == M7_PACK * 2
+    assert g2.new_state(seed=1).history[0].text == GOLDEN_DEAL_2P_SEED1
+    assert g4.new_state(seed=2024).history[0].text == GOLDEN_DEAL_4P_SEED2024
+    assert g2.new_state(seed=1).to_record().actions[0] == GOLDEN_DEAL_2P_SEED1
+
+
+# ================================================================================================
+# Cards
+# ================================================================================================
+def test_decks_registered():
+    assert {"magische7", "french52", "piquet32"} <= set(DECKS)
+    assert (len(MAGISCHE7), len(FRENCH52), len(PIQUET32)) == (23, 52, 32)
+    assert DECKS["magische7"] is MAGISCHE7
+
+
+@pytest.mark.parametrize("deck_name", sorted(DECKS))
+def test_every_card_round_trips(deck_name):
+    deck = DECKS[deck_name]
+    assert len({c.text for c in deck}) == len(deck)          # notations are unambiguous
+    assert len({c.name.lower() for c in deck}) == len(deck)
+    for c in deck:
+        assert c.deck == deck_name
+        assert c.text.isascii() and " " not in c.text       # records are ASCII, one token per card
+        assert str(c) == c.label
+        for form in (c.text, c.label, c.name, c.text.lower(), c.name.upper(), f"  {c.label} "):
+            assert deck.parse(form) is c, (form, c)
+        assert deck.parse(c) is c
+    every = list(deck)
+    assert deck.parse_many(Deck.format(every)) == every
+    assert deck.parse_many(", ".join(c.label for c in every)) == every
+    assert deck.parse_many([c.name for c in every]) == every
+
+
+def test_magische7_aliases():
+    p = MAGISCHE7.parse
+    assert p("+3") is p("3") is p("plus 3")
+    assert p("+13") is p("13")
+    assert p("-6") is p("minus 6") and p("-6").value == -6
+    assert p("0") is p("zero")
+    assert p("Zauberer") is p("Joker") is p("J")
+    assert p("Drache") is p("Spiegel") is p("mirror") is p("S")
+    assert p("Ratte") is p("Kreuz") is p("cross") is p("K")
+    assert [c.value for c in MAGISCHE7 if c.kind == "point"] == list(range(-6, 14))
+
+
+def test_french_aliases():
+    p = FRENCH52.parse
+    ten_h = p("10H")
+    assert ten_h.name == "Ten of Hearts" and ten_h.label == "10♥"
+    for form in ("10♥", "TH", "th", "H10", "♥10", "Herz 10", "10 Herz", "herz10"):
+        assert p(form) is ten_h, form
+    ace_h = p("AH")
+    for form in ("A♥", "AsH", "As♥", "Herz As", "1H"):   # German "As" = ace
+        assert p(form) is ace_h, form
+    assert p("As") is p("AS") is p("Ace of Spades")    # alone, "AS" is the ace of spades
+    assert p("QH") is p("DH")                           # Dame
+    assert p("JD") is p("UD") and p("JS") is p("BS")    # Unter, Bube
+    assert PIQUET32.parse("7C").name == "Seven of Clubs"
+    for form in ("6C", "2H"):
+        with pytest.raises(CardError):
+            PIQUET32.parse(form)
+
+
+def test_two_packs_keep_duplicates_and_cards_are_interned():
+    cards = MAGISCHE7.parse_many("13 13, joker Zauberer -6")
+    assert [c.text for c in cards] == ["13", "13", "Joker", "Joker", "-6"]
+    assert cards[0] is cards[1] and cards[2] is cards[3]
+    assert MAGISCHE7.packs(2).count(cards[0]) == 2 and len(MAGISCHE7.packs(2)) == 46
+    for c in (cards[0], cards[2], FRENCH52.parse("10H"), PIQUET32.parse("AS")):
+        assert copy.deepcopy(c) is c
+        assert copy.copy(c) is c
+        assert pickle.loads(pickle.dumps(c)) is c
+    dup = copy.deepcopy(cards)
+    assert dup == cards and all(a is b for a, b in zip(dup, cards))
+    assert FRENCH52.parse("10H") is not PIQUET32.parse("10H")  # two decks, two sets of cards
+
+
+@pytest.mark.parametrize("deck,bad,hint", [
+    (MAGISCHE7, "14", "-6"), (MAGISCHE7, "-7", "-6"), (MAGISCHE7, "+0", "Joker"), (MAGISCHE7, "", "Spiegel"),
+    (FRENCH52, "11H", "rank then suit"), (FRENCH52, "10X", "10H"), (PIQUET32, "5S", "rank then suit"),
+])
+def test_bad_notation_raises_card_error_with_a_hint(deck, bad, hint):
+    with pytest.raises(CardError) as e:
+        deck.parse(bad)
+    assert hint in str(e.value)
+    assert isinstance(e.value, CardkitError) and isinstance(e.value, ValueError)
+
+
+def test_bad_notation_in_a_list_and_cards_of_another_deck():
+    with pytest.raises(CardError):
+        MAGISCHE7.parse_many("13 -6 fourteen")
+    with pytest.raises(CardError):
+        MAGISCHE7.parse(FRENCH52.parse("AS"))
+    with pytest.raises(CardError):
+        PIQUET32.parse(FRENCH52.parse("AS"))
+
+
+# ================================================================================================
+# Registry and options
+# ================================================================================================
+def test_list_games():
+    games = cardkit.list_games()
+    names = [g["name"] for g in games]
+    assert "magische7" in names and len(names) == len(set(names)) == len(cardkit.GAMES)
+    m7 = games[names.index("magische7")]
+    assert m7["players"] == [2, 4]
+    assert m7["title"] and m7["summary"]
+    for g in games:
+        game = cardkit.load_game(g["name"])
+        assert game.name == g["name"] and game.title == g["title"]
+
+
+@pytest.mark.parametrize("name", ["nope", "Magische7", "", 7, None])
+def test_unknown_game(name):
+    with pytest.raises(UnknownGameError) as e:
+        cardkit.load_game(name)
+    assert isinstance(e.value, CardkitError)
+    msg = str(e.value)
+    assert "unknown game" in msg
+    for g in cardkit.GAMES:
+        assert g in msg
+
+
+@pytest.mark.parametrize("options,valid", [
+    ({"colour": "red"}, ["players", "joker_vs_spiegel", "no_repeat"]),
+    ({"player": 2}, ["players"]),
+    ({"players": 3}, ["2, 4"]),
+    ({"players": "2"}, ["2, 4"]),             # wrong type
+    ({"players": 2.0}, ["2, 4"]),             # wrong type that compares equal
+    ({"players": True}, ["2, 4"]),            # a bool is not a player count
+    ({"joker_completes_seven": 1}, ["False, True"]),
+    ({"joker_completes_seven": "yes"}, ["False, True"]),
+    ({"review_tricks": "False"}, ["False, True"]),
+    ({"spiegel_scoring": True}, ["'copy', 'zero'"]),   # bool vs str
+    ({"spiegel_scoring": "Copy"}, ["'copy', 'zero'"]),
+    ({"no_repeat": None}, ["'off', 'consecutive', 'own_leads'"]),
+])
+def test_bad_options(options, valid):
+    with pytest.raises(OptionError) as e:
+        cardkit.load_game("magische7", **options)
+    assert isinstance(e.value, CardkitError)
+    for v in valid:
+        assert v in str(e.value)
+
+
+def test_options_defaults_and_repr():
+    game = cardkit.load_game("magische7", players=4, spiegel_scoring="zero")
+    assert game.num_players == 4
+    assert game.options["spiegel_scoring"] == "zero"
+    assert set(game.options) == {o.name for o in game.option_specs}
+    assert all(game.options[o.name] == o.default for o in game.option_specs
+               if o.name not in ("players", "spiegel_scoring"))
+    assert repr(game) == "load_game('magische7', players=4, spiegel_scoring='zero')"
+    for o in game.option_specs:                   # every default is itself a valid value
+        assert o.check(o.default) == o.default
+        assert o.rule
+
+
+# ================================================================================================
+# The game protocol, through Die Magische 7
+# ================================================================================================
+PLAYERS = [2, 4]
+
+
+def m7(players=2, **options):
+    return cardkit.load_game("magische7", players=players, **options)
+
+
+def play(state, rnd: random.Random, steps: int | None = None, until=None):
+    """Random legal actions: `steps` of them, or until `until(state)` or the end."""
+    n = 0
+    while not state.is_terminal() and (steps is None or n < steps) and not (until and until(state)):
+        state.apply(rnd.choice(state.legal_actions()))
+        n += 1
+    return state
+
+
+def all_cards(state) -> Counter:
+    return (Counter(c for h in state.hands for c in h) + Counter(state.stock) + Counter(state.trick)
+            + Counter(c for w in state.won for t in w for c in t[:2]))
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_new_state_from_seed_is_deterministic(players):
+    game = m7(players)
+    a, b, c = game.new_state(seed=5), game.new_state(seed=5), game.new_state(seed=6)
+    assert a == b and a.snapshot() == b.snapshot()
+    assert a.history[0] != c.history[0]
+    assert isinstance(a.history[0], Deal) and a.seed == 5
+    assert a.current_player == 0 and not a.is_chance() and not a.is_terminal()
+    assert a.legal_actions()
+    # dealt: every player holds a Joker and six cards
+    assert all(len(h) == 7 and h.count(MAGISCHE7.parse("Joker")) >= 1 for h in a.hands)
+    assert all_cards(a) == Counter(game.full_deck() + [MAGISCHE7.parse("Joker")] * players)
+    r1, r2 = random.Random(1), random.Random(1)
+    assert play(a, r1) == play(b, r2)
+    assert game.new_state().seed is not None    # no seed and no deal: a seed is drawn and kept
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_new_state_from_stacked_deal(players):
+    game = m7(players)
+    if players == 2:
+        hands = [["1", "2", "3", "4", "5", "Spiegel"], ["-1", "-2", "-3", "-4", "-5", "Kreuz"]]
+        stock = "13 12"
+    else:
+        hands = [["1", "2", "3", "4", "5", "6"], ["-1", "-2", "-3", "-4", "-5", "-6"],
+                 ["7", "8", "9", "10", "11", "12"], ["Spiegel", "Kreuz", "0", "13", "Spiegel", "Kreuz"]]
+        stock = "13 12 0 1"
+    text = game.stack(hands, stock)
+    assert text.startswith("deal: ")
+    joker = MAGISCHE7.parse("Joker")
+    for deal in (text, text[6:], [text], MAGISCHE7.parse_many(text[6:]), Deal(MAGISCHE7.parse_many(text[6:]))):
+        s = game.new_state(deal=deal)
+        assert s.seed is None and s.history[0].text == text
+        for p in range(players):
+            assert Counter(s.hands[p]) == Counter(MAGISCHE7.parse_many(hands[p]) + [joker])
+    s = game.new_state(deal=text)
+    # the stock is drawn top first: the first trick's two players draw the first two stock cards
+    before = Counter(c for h in s.hands for c in h)
+    play(s, random.Random(0), until=lambda st: sum(map(len, st.won)) == 1)
+    drawn = Counter(c for h in s.hands for c in h) - before
+    assert drawn == Counter(MAGISCHE7.parse_many(stock)[:2])
+    assert s.to_record().actions[0] == text
+
+
+def test_seed_and_deal_together_is_an_error():
+    game = m7()
+    with pytest.raises(CardkitError):
+        game.new_state(seed=1, deal=GOLDEN_DEAL_2P_SEED1)
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_deal_must_be_a_permutation(players):
+    game = m7(players)
+    good = [c.text for c in game.full_deck()]
+    bad_deals = {
+        "one short": good[:-1],
+        "one extra": good + ["13"],
+        "a duplicate instead of a card": good[:-1] + [good[0]],
+        "a Joker (dealt separately)": good[:-1] + ["Joker"],
+        "the wrong number of packs": good * 2 if players == 2 else good[: len(good) // 2],
+    }
+    for why, cards in bad_deals.items():
+        with pytest.raises(IllegalActionError) as e:
+            game.new_state(deal=MAGISCHE7.parse_many(cards))
+        assert e.value.rule == "deal", why
+        blank = game.blank_state()
+        before = blank.snapshot()
+        with pytest.raises(IllegalActionError):
+            game.new_state(deal=" ".join(cards))
+        for attempt in (lambda: blank.deal(cards), lambda: blank.apply(Deal(MAGISCHE7.parse_many(cards))),
+                        lambda: blank.apply("deal: " + " ".join(cards))):
+            with pytest.raises(IllegalActionError):
+                attempt()
+            assert blank.snapshot() == before and blank.history == [] and blank.is_chance(), why
+    with pytest.raises(CardkitError):
+        game.new_state(deal="13 not-a-card")
+    blank = game.blank_state()
+    blank.deal(good)                               # the blank state still takes a good deal
+    assert blank.current_player == 0
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_apply_by_object_and_by_text(players):
+    game = m7(players)
+    a, b, c = game.new_state(seed=11), game.new_state(seed=11), game.new_state(seed=11)
+    rnd = random.Random(4)
+    while not a.is_terminal():
+        act = rnd.choice(a.legal_actions())
+        assert isinstance(act, Action)
+        a.apply(act)
+        b.apply(act.text.upper())
+        c.apply(f"  {act.label.lower()} ")
+        assert a == b == c
+    assert a.is_terminal() and a.current_player == TERMINAL
+
+
+def test_apply_by_label_when_it_differs_from_the_text():
+    s = m7(4).new_state(seed=1)
+    legal = s.legal_actions()
+    choose = [a for a in legal if a.label != a.text]
+    assert choose, "4 players: the leader first chooses an opponent"
+    t = s.clone()
+    s.apply(choose[0].label.upper())
+    t.apply(choose[0])
+    assert s == t
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_illegal_action_changes_nothing(players):
+    game = m7(players)
+    s = play(game.new_state(seed=3), random.Random(3), steps=5)
+    other = [c.text for c in MAGISCHE7 if c not in s.hands[s.current_player]]
+    for bad in other + ["14", "nonsense", "", "deal: " + GOLDEN_DEAL_2P_SEED1[6:], "vs Nobody"]:
+        before, n, legal = s.snapshot(), len(s.history), [a.text for a in s.legal_actions()]
+        with pytest.raises(IllegalActionError) as e:
+            s.apply(bad)
+        assert isinstance(e.value.rule, str) and e.value.rule
+        assert f"[rule {e.value.rule}]" in str(e.value)
+        assert s.snapshot() == before and len(s.history) == n
+        assert [a.text for a in s.legal_actions()] == legal
+
+
+@pytest.mark.parametrize("bad", [None, 13, 3.5, ["13"], {"card": "13"}, object(), b"13"])
+def test_non_action_input_is_an_error(bad):
+    s = m7().new_state(seed=1)
+    before = s.snapshot()
+    with pytest.raises(IllegalActionError) as e:
+        s.apply(bad)
+    assert e.value.rule == "protocol"
+    assert s.snapshot() == before
+
+
+def test_playing_before_the_deal_is_an_error():
+    blank = m7().blank_state()
+    assert blank.current_player == CHANCE and blank.is_chance() and blank.legal_actions() == []
+    with pytest.raises(IllegalActionError) as e:
+        blank.apply("13")
+    assert e.value.rule == "protocol" and blank.history == []
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_apply_after_the_end(players):
+    s = play(m7(players).new_state(seed=8), random.Random(8))
+    assert s.is_terminal() and s.legal_actions() == []
+    before = s.snapshot()
+    for bad in ("13", "Joker", "vs East"):
+        with pytest.raises(IllegalActionError) as e:
+            s.apply(bad)
+        assert e.value.rule == "end"
+    assert s.snapshot() == before
+    with pytest.raises(IllegalActionError):
+        s.deal(seed=1)
+    assert s.winners() and set(s.winners()) <= set(range(players))
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_undo_step_by_step_back_to_the_deal(players):
+    s = m7(players).new_state(seed=21)
+    rnd, snaps = random.Random(21), []
+    crossed_stock_end = False
+    while not s.is_terminal():
+        snaps.append(s.snapshot())
+        had_stock = bool(s.stock)
+        s.apply(rnd.choice(s.legal_actions()))
+        if had_stock and not s.stock:
+            crossed_stock_end = True
+            # undo right across the point where the stock runs out, then redo
+            after, last = s.snapshot(), s.history[-1].text
+            s.undo()
+            assert s.snapshot() == snaps[-1] and s.stock
+            s.apply(last)
+            assert s.snapshot() == after
+    assert crossed_stock_end
+    for before in reversed(snaps):
+        s.undo()
+        assert s.snapshot() == before
+    # back at the first move: the deal is not undone
+    assert len(s.history) == 1 and isinstance(s.history[0], Deal)
+    with pytest.raises(CardkitError):
+        s.undo()
+    assert s.snapshot() == snaps[0]
+    assert s == m7(players).new_state(seed=21)
+
+
+def test_undo_first_move_and_without_player_action():
+    game = m7()
+    s = game.new_state(seed=4)
+    before = s.snapshot()
+    s.apply(s.legal_actions()[0])
+    s.undo()
+    assert s.snapshot() == before
+    assert s.legal_actions() and s.current_player == 0
+    for fresh in (game.new_state(seed=4), game.blank_state(), game.blank_state().deal(seed=4)):
+        snap = fresh.snapshot()
+        with pytest.raises(CardkitError):
+            fresh.undo()
+        assert fresh.snapshot() == snap
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_clone_is_equal_and_independent(players):
+    s = play(m7(players).new_state(seed=9), random.Random(9), steps=9)
+    c = s.clone()
+    assert c == s and c.snapshot() == s.snapshot() and c is not s
+    s_snap = s.snapshot()
+    play(c, random.Random(1), steps=6)
+    assert s.snapshot() == s_snap and c != s
+    c2 = s.clone()
+    c2_snap = c2.snapshot()
+    play(s, random.Random(2), steps=6)
+    assert c2.snapshot() == c2_snap
+    d = copy.deepcopy(c2)
+    assert d == c2 and d.snapshot() == c2.snapshot()
+    play(d, random.Random(3))
+    assert c2.snapshot() == c2_snap
+
+
+def _states_along_a_game(game, seed):
+    s = game.new_state(seed=seed)
+    rnd = random.Random(seed)
+    while True:
+        yield s
+        if s.is_terminal():
+            return
+        s.apply(rnd.choice(s.legal_actions()))
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+@pytest.mark.parametrize("review", [False, True])
+def test_views_hide_other_hands(players, review):
+    game = m7(players, review_tricks=review)
+    full = Counter(game.full_deck() + [MAGISCHE7.parse("Joker")] * players)
+    for s in _states_along_a_game(game, 30 + players):
+        for p in range(players):
+            v = s.view(p)
+            assert v.viewer == p and len(v.seats) == players
+            for q, seat in enumerate(v.seats):
+                assert len(seat.hand) == len(s.hands[q])
+                if q == p:
+                    assert seat.hand == s.hands[q]
+                else:
+                    assert all(c is None for c in seat.hand)
+            # no visible card can come from a hidden hand: each pile (and the viewer's hand) fits beside the
+            # hidden hands (piles may overlap: the last trick is also among the won tricks)
+            hidden = Counter(c for q in range(players) if q != p for c in s.hands[q])
+            for shown in [v.seats[p].hand] + [[c for _, c in pile.cards] for pile in v.piles]:
+                assert not Counter(c for c in shown if c is not None) - (full - hidden)
+            assert set(v.cards_visible()) <= set(full)
+            if s.current_player == p:
+                assert [a.text for a in v.legal] == [a.text for a in s.legal_actions()]
+            else:
+                assert v.legal == []
+        t = s.view(None)
+        assert t.viewer is None
+        assert [seat.hand for seat in t.seats] == [list(h) for h in s.hands]
+        assert t.terminal == s.is_terminal()
+
+
+def test_view_with_review_off_does_not_show_won_tricks_mid_game():
+    s = play(m7(2, review_tricks=False).new_state(seed=5), random.Random(5), steps=6)
+    assert sum(map(len, s.won)) == 3
+    shown = Counter(s.view(0).cards_visible())
+    in_view_anyway = Counter(s.hands[0]) + Counter(s.trick)
+    if s.last_trick:
+        in_view_anyway += Counter(s.last_trick[:2])
+    assert shown == in_view_anyway
+
+
+def test_deal_on_a_blank_state():
+    game = m7()
+    blank = game.blank_state()
+    assert blank.is_chance() and blank.history == [] and blank.seed is None
+    out = blank.deal(seed=77)
+    assert out is blank and not blank.is_chance()
+    assert blank.history[0] == game.new_state(seed=77).history[0]
+    assert blank.history[0].text == "deal: " + " ".join(ref_shuffle(77, M7_PACK))
+    with pytest.raises(IllegalActionError) as e:
+        blank.deal(seed=1)
+    assert e.value.rule == "protocol"
+    stacked = game.blank_state().deal(GOLDEN_DEAL_2P_SEED1)
+    assert stacked == game.new_state(seed=1)
+    by_text = game.blank_state().apply(GOLDEN_DEAL_2P_SEED1)
+    assert by_text == game.new_state(seed=1)
+    # a blank state has no dealer: after an explicit deal, play goes on without auto-dealing
+    play(stacked, random.Random(0))
+    assert stacked.is_terminal()
+
+
+# ================================================================================================
+# Records
+# ================================================================================================
+@pytest.mark.parametrize("players", PLAYERS)
+@pytest.mark.parametrize("upto", [0, 7, None])
+def test_record_round_trip(players, upto, tmp_path):
+    s = play(m7(players, spiegel_scoring="zero").new_state(seed=40), random.Random(40), steps=upto)
+    rec = s.to_record(title="A test game")
+    text = rec.dumps()
+    data = json.loads(text)
+    assert data["format"] == "cardkit-record" and data["version"] == 1 and data["game"] == "magische7"
+    assert data["options"] == s.game.options and data["title"] == "A test game"
+    assert data["actions"] == [a.text for a in s.history]
+    back = Record.loads(text)
+    assert back == rec and back.title == "A test game"
+    final = back.final_state()
+    assert final == s
+    assert [a.text for a in final.history] == [a.text for a in s.history] and final.scores() == s.scores()
+    rec.save(tmp_path / "g.json")
+    assert Record.load(tmp_path / "g.json").final_state() == s
+
+    steps = list(back.replay())
+    assert [i for i, _, _ in steps] == list(range(len(back.actions)))
+    assert [a.text for _, a, _ in steps] == back.actions
+    states = back.states()
+    assert len(states) == len(back.actions) + 1
+    assert states[0].is_chance() and states[-1] == s
+    for k, st in enumerate(states):
+        assert len(st.history) == k
+    lines = back.narration()
+    assert len(lines) == len(back.actions)
+    assert all(isinstance(x, str) and x and "\n" not in x for x in lines)
+
+
+def test_replay_upto_and_own_narration():
+    s = play(m7().new_state(seed=2), random.Random(2), steps=6)
+    rec = s.to_record(narration={"2": "Look at this trick."})
+    lines = Record.loads(rec.dumps()).narration()
+    assert lines[2] == "Look at this trick." and lines[1] != "Look at this trick."
+    states = [copy.deepcopy(st) for _, _, st in rec.replay(upto=3)]
+    assert len(states) == 3 and len(states[-1].history) == 3
+
+
+def _good_record() -> dict:
+    s = play(m7().new_state(seed=6), random.Random(6), steps=10)
+    return s.to_record().to_dict()
+
+
+@pytest.mark.parametrize("text", ["", "not json", "{", "[1, 2]", "42", '"a string"', "null", None])
+def test_malformed_record_text(text):
+    with pytest.raises(RecordError):
+        Record.loads(text)
+
+
+@pytest.mark.parametrize("change", [
+    {"format": "other"}, {"format": None}, {"version": 2}, {"version": "1"},
+    {"game": None}, {"options": []}, {"actions": "13 -6"}, {"actions": [1, 2]}, {"actions": None},
+    {"actions": ["13", None]},
+])
+def test_malformed_record_fields(change):
+    data = {**_good_record(), **change}
+    with pytest.raises(RecordError):
+        Record.loads(json.dumps(data))
+
+
+def test_missing_keys():
+    for key in ("format", "version", "game", "actions"):
+        data = _good_record()
+        del data[key]
+        with pytest.raises(RecordError):
+            Record.from_dict(data)
+
+
+@pytest.mark.parametrize("change,words", [
+    ({"game": "nope"}, ["nope", "magische7"]),
+    ({"options": {"players": 3}}, ["players", "2, 4"]),
+    ({"options": {"colour": "red"}}, ["colour"]),
+])
+def test_record_with_bad_game_or_option(change, words):
+    rec = Record.loads(json.dumps({**_good_record(), **change}))
+    for replay in (rec.final_state, rec.states, rec.narration, lambda: list(rec.replay())):
+        with pytest.raises(RecordError) as e:
+            replay()
+        for w in words:
+            assert w in str(e.value)
+
+
+@pytest.mark.parametrize("k", [1, 2, 5, 9])
+def test_record_with_an_illegal_action_at_step_k(k):
+    data = _good_record()
+    rec = Record.from_dict(data)
+    before_k = rec.states()[k]               # the state in which action k is taken
+    not_held = next(c.text for c in MAGISCHE7 if c not in before_k.hands[before_k.current_player])
+    data["actions"][k] = not_held
+    bad = Record.from_dict(data)
+    for replay in (bad.final_state, bad.states, bad.narration, lambda: list(bad.replay())):
+        with pytest.raises(RecordError) as e:
+            replay()
+        assert e.value.step == k
+        assert f"step {k}" in str(e.value) and repr(not_held) in str(e.value)
+
+
+@pytest.mark.parametrize("corrupt", [
+    lambda d: d.replace(" 13", " 12", 1),             # one card twice, another missing
+    lambda d: d + " 5",                               # one card too many
+    lambda d: d.rsplit(" ", 1)[0],                    # one card too few
+    lambda d: d.replace(" 13", " fourteen", 1),       # not a card
+])
+def test_record_with_a_corrupted_deal(corrupt):
+    data = _good_record()
+    deal = data["actions"][0]
+    assert deal.startswith("deal: ") and " 13" in deal and " 12" in deal
+    data["actions"][0] = corrupt(deal)
+    rec = Record.from_dict(data)
+    with pytest.raises(RecordError) as e:
+        rec.final_state()
+    assert e.value.step == 0
+
+
+def test_record_with_a_deal_in_the_middle():
+    data = _good_record()
+    data["actions"].insert(3, data["actions"][0])
+    with pytest.raises(RecordError) as e:
+        Record.from_dict(data).final_state()
+    assert e.value.step == 3
+
+
+def test_records_with_and_without_examples():
+    assert example_names("no-such-game") == []
+    for name in cardkit.GAMES:
+        names = example_names(name)
+        assert names == sorted(names)
+        for ex in names:                            # there may be none yet
+            rec = load_example(name, ex)
+            assert rec.game == name
+            final = rec.final_state()
+            assert len(final.history) == len(rec.actions)
+            assert len(rec.narration()) == len(rec.actions)
+        assert len(cardkit.load_game(name).examples()) == len(names)
+        with pytest.raises(CardkitError) as e:
+            load_example(name, "no-such-example")
+        assert "no-such-example" in str(e.value)
+        for ex in names:
+            assert ex in str(e.value)
