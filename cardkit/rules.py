@@ -174,7 +174,7 @@ class Rulebook:
             parts.append(f"<div class='ck-readings' style='display:flex;gap:1em;flex-wrap:wrap'>{''.join(cells)}</div>")
             if r.default_reason:
                 parts.append(f"<p><strong>Default</strong> <code>{e(r.option)}={e(repr(r.default))}</code>: "
-                             f"{e(r.default_reason.strip())}</p>")
+                             f"{_inline(e(' '.join(r.default_reason.split())))}</p>")
         if r.table and r.table in self.tables:
             parts.append(self.tables[r.table].html())
         parts.append("</section>")
@@ -210,8 +210,15 @@ def md_html(text: str) -> str:
     out = []
     for block in re.split(r"\n\s*\n", text.strip()):
         lines = block.strip().splitlines()
-        if lines and all(ln.lstrip().startswith("- ") for ln in lines):
-            out.append("<ul>" + "".join(f"<li>{_inline(e(ln.lstrip()[2:]))}</li>" for ln in lines) + "</ul>")
+        if lines and lines[0].lstrip().startswith("- "):
+            items: list[str] = []       # a line not starting with "- " continues the item above it
+            for ln in lines:
+                s = ln.strip()
+                if s.startswith("- "):
+                    items.append(s[2:])
+                else:
+                    items[-1] += " " + s
+            out.append("<ul>" + "".join(f"<li>{_inline(e(it))}</li>" for it in items) + "</ul>")
         elif lines:
             out.append(f"<p>{_inline(e(' '.join(ln.strip() for ln in lines)))}</p>")
     return "".join(out)

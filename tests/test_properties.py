@@ -107,7 +107,7 @@ def play_and_check(options: dict, seed: int, choose, undo_at: float, back: float
         total = PACK_POINTS * (n // 2)           # 70 / 140: every point card once per pack, specials count 0
         if options["joker_completes_seven"]:
             # house rule M7-5: a trick answered by a Joker totals 7, whatever was led
-            total += sum(7 - _base(led) for w in s.won for led, follow, _ in w if follow is JOKER)
+            total += sum(7 - _base(led) for w in s.won for led, follow, *_ in w if follow is JOKER)
         assert sum(teams) == total
 
     # the record replays to the same game

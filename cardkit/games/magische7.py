@@ -89,10 +89,12 @@ def card_points(led: Card, follow: Card, opts: dict) -> tuple[float, float]:
     if opts["joker_completes_seven"] and follow.kind == "joker":
         fv = 7 - lv                       # M7-5: the Joker tops the trick up to 7 (a led special counts 0)
     if opts["spiegel_scoring"] == "copy":
+        # M7-6.2: a Spiegel copies a point card; against a Joker, Kreuz or Spiegel it counts 0 (also when
+        # the M7-5 house rule tops a following Joker up to 7: the trick then totals 7, not 14)
         if led.kind == "spiegel":
-            lv = fv if follow.kind != "spiegel" else 0
+            lv = fv if follow.kind == "point" else 0
         if follow.kind == "spiegel":
-            fv = lv if led.kind != "spiegel" else 0
+            fv = lv if led.kind == "point" else 0
     return lv, fv
 
 
@@ -128,6 +130,9 @@ class Magische7(Game):
         order = [hs[p][i] for i in range(6) for p in range(self.num_players)] + MAGISCHE7.parse_many(stock)
         rest = list(self.full_deck())
         for c in order:
+            if c not in rest:
+                raise IllegalActionError("M7-0.1", f"{c.label} is listed more often than the packs hold it "
+                                         "(the Jokers are dealt separately and are not listed)")
             rest.remove(c)
         return "deal: " + MAGISCHE7.format(order + rest)
 
@@ -144,7 +149,7 @@ class M7State(State):
         self.n = n
         self.hands: list[list[Card]] = [[] for _ in range(n)]
         self.stock: list[Card] = []          # top of the stock is the END of the list
-        self.won: list[list[tuple]] = [[] for _ in range(n)]   # per player: (led, follow, leader) tricks
+        self.won: list[list[tuple]] = [[] for _ in range(n)]   # per player: (led, follow, leader, follower)
         self.trick: list[Card] = []          # cards of the trick in progress
         self.leader = 0                      # M7-0.5: the starting player leads the first trick
         self.opponent = 1                    # who answers the current trick
@@ -224,7 +229,7 @@ class M7State(State):
         led = trick[0]
         leader, opp = self.leader, self.opponent
         winner = opp if self.game._follower_wins[led.index][card.index] else leader
-        self.won[winner].append((led, card, leader))
+        self.won[winner].append((led, card, leader, opp))
         self.last_trick = (led, card, leader, opp, winner)
         if self.n == 4:
             self.last_opp[leader] = (opp, self.tricks_played)
@@ -265,6 +270,17 @@ class M7State(State):
                     return IllegalActionError("M7-8.5", f"the variant forbids playing against {names[q]} "
                                               "twice in a row", text)
             return IllegalActionError("M7-8.2", f"{names[p]} leads and first chooses the opponent: {opts}", text)
+        if self.n == 4 and text.lower().startswith("vs "):
+            # no choice is open: the trick is under way, or only one opponent could be chosen (M7-8.3, M7-8.5)
+            q = next((q for q in range(4) if text[3:].strip().lower() == names[q].lower()), None)
+            fixed = f"this trick is played against {names[self.opponent]}; play a card"
+            allowed = self._allowed_opponents(self.leader)
+            if not self.trick and q is not None and q % 2 != self.leader % 2 and q not in allowed:
+                if not self.hands[q]:
+                    return IllegalActionError("M7-8.3", f"{names[q]} has no cards left: {fixed}", text)
+                return IllegalActionError("M7-8.5", f"the variant forbids playing against {names[q]} twice in a "
+                                          f"row: {fixed}", text)
+            return IllegalActionError("M7-8.2", f"no opponent is to be chosen now: {fixed}", text)
         try:
             card = MAGISCHE7.parse(text)
         except Exception:
@@ -280,7 +296,7 @@ class M7State(State):
         out = []
         for p in range(self.n):
             total = 0
-            for led, follow, _ in self.won[p]:
+            for led, follow, _, _ in self.won[p]:
                 lv, fv = card_points(led, follow, o)
                 total += lv + fv
             out.append(total)
@@ -305,7 +321,7 @@ class M7State(State):
     def _snapshot(self) -> tuple:
         t = lambda cs: tuple(c.text for c in cs)  # noqa: E731
         return (tuple(t(h) for h in self.hands), t(self.stock),
-                tuple(tuple((a.text, b.text, l) for a, b, l in w) for w in self.won), t(self.trick),
+                tuple(tuple((a.text, b.text, l, o) for a, b, l, o in w) for w in self.won), t(self.trick),
                 self.leader, self.opponent, self.choosing, self._cp, self.tricks_played, tuple(self.last_opp),
                 None if self.last_trick is None else (self.last_trick[0].text, self.last_trick[1].text,
                                                        *self.last_trick[2:]))
@@ -331,7 +347,7 @@ class M7State(State):
         piles.append(Pile("Stock", [], count=len(self.stock)))
         if review:
             for p in range(self.n):
-                piles.append(Pile(f"Won by {names[p]}", [(names[l], c) for a, b, l in self.won[p] for c in (a, b)]))
+                piles.append(Pile(f"Won by {names[p]}", [x for a, b, l, o in self.won[p] for x in ((names[l], a), (names[o], b))]))
         legal = list(self.legal_actions()) if self._cp >= 0 and player in (None, self._cp) else []
         return View(self.game.name, self.game.title, player, seats, piles, self.status(), self._cp if self._cp >= 0 else None,
                     self.is_terminal(), self.result_text() if self.is_terminal() else "", legal)
@@ -430,8 +446,9 @@ class RuleBot:
     def choose(self, state: M7State):
         legal = state.legal_actions()
         if state.choosing:
-            # play against the opponent holding fewer cards (fewer chances to hold the partner)
-            return min(legal, key=lambda a: (len(state.hands[a.data]), a.text))
+            # play against the opponent holding fewer cards (fewer chances to hold the partner);
+            # between equals choose at random, so all four players take part
+            return min(legal, key=lambda a: (len(state.hands[a.data]), self.rng.below(1 << 30)))
         o = state.game.options
         if not state.trick:
             # lead: prefer a low-value point card (its pair partner takes little), never the Joker early
