@@ -90,6 +90,11 @@ class Game:
         changed = {k: v for k, v in self.options.items() if v != self.option(k).default}
         return f"load_game({self.name!r}{''.join(f', {k}={v!r}' for k, v in changed.items())})"
 
+    def __deepcopy__(self, memo) -> "Game":
+        """A Game is immutable once made (its options and generated tables never change), so deep copies
+        of states (Replay keeps one per step) share it instead of copying its tables."""
+        return self
+
     def option(self, name: str) -> Option:
         return next(o for o in self.option_specs if o.name == name)
 
@@ -111,7 +116,10 @@ class Game:
             raise CardkitError("give either seed or deal, not both")
         stacked: list = []
         if deal is not None:
-            if isinstance(deal, (str, Deal)) or (deal and isinstance(deal[0], Card)):
+            single = isinstance(deal, (str, Deal)) or (deal and isinstance(deal[0], Card)) or \
+                (deal and all(isinstance(t, str) and len(t.split()) == 1 and not t.lower().startswith("deal:")
+                              for t in deal))   # a list of card tokens is one deal
+            if single:
                 deal = [deal]
             stacked = [d if isinstance(d, Deal) else Deal(self.deck.parse_many(_deal_cards(d))) for d in deal]
         elif seed is None:
@@ -235,7 +243,7 @@ class State:
         """At a chance node: deal `cards` (stacked, top first) or shuffle with `seed`."""
         if not self.is_chance():
             raise IllegalActionError("protocol", "no deal is due now")
-        d = Deal(self.game.deck.parse_many(_deal_cards(cards))) if cards is not None else self.game.random_deal(Rng(seed or 0))
+        d = Deal(self.game.deck.parse_many(_deal_cards(cards))) if cards is not None else self.game.random_deal(Rng(seed if seed is not None else int.from_bytes(os.urandom(6), "big")))
         return self.apply(d)
 
     def undo(self) -> "State":
@@ -352,7 +360,7 @@ class State:
 
     def _auto_deal(self) -> None:
         while self.current_player == CHANCE and (self._stacked or self._rng is not None):
-            n = sum(1 for a in self.history if a.__class__ is Deal)
+            n = sum(1 for a in self.history if a.__class__ is Deal) if self._stacked else 0
             if n < len(self._stacked):
                 d = self._stacked[n]
             elif self._rng is None:

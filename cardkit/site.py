@@ -1,0 +1,160 @@
+"""`cardkit serve`: the Voilà site, and the helpers that start it and time its pages in a browser.
+
+Nothing here imports Jupyter, Voilà or Playwright at module level: the server is ``python -m voila``
+in a child process, and the browser helpers take the Playwright object from their caller.
+docs/site.md gives the reason for every setting.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from .errors import CardkitError
+
+HOST = "127.0.0.1"
+PACKAGE_DIR = Path(__file__).resolve().parent
+NOTEBOOKS_DIR = PACKAGE_DIR.parent / "notebooks"
+# Voilà's files: the `cardkit` template (this is a Jupyter data directory, the template is at
+# nbconvert/templates/cardkit/) and voila.py, the settings the command line cannot carry.
+VOILA_DIR = PACKAGE_DIR / "voila_template"
+INDEX_PATH = "voila/render/index.ipynb"
+
+# /voila/files/ serves only images and style sheets whose path is made of plain names: no dot files,
+# no "..", no notebooks or Python sources. Voilà's own denylist stays as the second fence.
+FILE_ALLOWLIST = [r"[\w-]+(/[\w-]+)*\.(png|jpe?g|gif|svg|webp|css)"]
+FILE_DENYLIST = [r".*\.(ipynb|py)"]
+# A kernel nobody has used for half an hour is shut down, even if its tab is still open.
+CULL_IDLE_TIMEOUT = 30 * 60
+CULL_INTERVAL = 60
+
+CHROMIUM = os.environ.get("CARDKIT_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+# "Interactive": Voilà's spinner (#loading, removed by window.display_cells once every cell has run)
+# is gone and at least one widget is visible and enabled. The value is ms since navigation start.
+_READY_JS = """() => {
+  if (document.getElementById("loading")) return false;
+  const ready = [...document.querySelectorAll(".jupyter-widgets")]
+    .some((el) => el.checkVisibility() && !el.matches(":disabled"));
+  return ready && performance.now();
+}"""
+
+
+def voila_command(notebooks_dir: str | os.PathLike | None = None, port: int = 8866,
+                  open_browser: bool = False) -> list[str]:
+    """The command line of the site's server; run it with ``env=voila_env()``.
+
+    Code sent by a browser is refused without any setting: Voilà 0.5.13 builds its kernel manager
+    with allowed_message_types = comm_open/close/msg, comm_info_request, kernel_info_request and
+    shutdown_request (voila/app.py:662, a constructor argument, so config cannot widen it), and
+    jupyter_server 2 drops any other message from the kernel websocket, execute_request included
+    (jupyter_server/services/kernels/connection/channels.py:543-553: "Received message of type
+    ... which is not allowed. Ignoring.").
+    """
+    notebooks_dir = Path(notebooks_dir or NOTEBOOKS_DIR).resolve()
+    if not notebooks_dir.is_dir():
+        raise CardkitError(f"no notebooks folder at {notebooks_dir}")
+    return [
+        sys.executable, "-m", "voila", str(notebooks_dir),
+        # only cardkit's voila.py (Host check, xsrf cookie for the kernel shutdown on tab close), no
+        # voila.py/voila.json from the working or user directory
+        f"--Voila.config_file_paths={VOILA_DIR}",
+        f"--Voila.ip={HOST}", f"--Voila.port={port}", "--Voila.port_retries=0",
+        f"--Voila.open_browser={open_browser}",
+        "--VoilaConfiguration.template=cardkit",
+        "--VoilaConfiguration.allow_template_override=NO",
+        "--VoilaConfiguration.strip_sources=True",
+        "--VoilaConfiguration.show_tracebacks=False",
+        *(f"--VoilaConfiguration.file_allowlist={p}" for p in FILE_ALLOWLIST),
+        *(f"--VoilaConfiguration.file_denylist={p}" for p in FILE_DENYLIST),
+        f"--MappingKernelManager.cull_idle_timeout={CULL_IDLE_TIMEOUT}",
+        f"--MappingKernelManager.cull_interval={CULL_INTERVAL}",
+        "--MappingKernelManager.cull_connected=True",
+    ]
+
+
+def voila_env() -> dict[str, str]:
+    """The environment for `voila_command`: Voilà finds templates through JUPYTER_PATH only."""
+    paths = [str(VOILA_DIR), *filter(None, os.environ.get("JUPYTER_PATH", "").split(os.pathsep))]
+    return {**os.environ, "JUPYTER_PATH": os.pathsep.join(paths)}
+
+
+def serve(port: int = 8866, open_browser: bool = False, notebooks_dir=None) -> int:
+    """Run the site in the foreground until Ctrl-C; returns Voilà's exit code."""
+    command = voila_command(notebooks_dir, port, open_browser)
+    print(f"cardkit site: http://{HOST}:{port}/{INDEX_PATH}  (Ctrl-C to stop)", flush=True)
+    proc = subprocess.Popen(command, env=voila_env())
+    signal.signal(signal.SIGTERM, lambda *_: proc.terminate())  # pass a supervisor's stop on to Voilà
+    while True:
+        try:
+            return proc.wait()
+        except KeyboardInterrupt:  # Ctrl-C reached Voilà too: wait while it shuts its kernels down
+            pass
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def running_site(notebooks_dir=None, port: int | None = None, timeout: float = 60.0):
+    """Start the site on a free port, yield its base URL once it answers HTTP, then stop it."""
+    port = port or _free_port()
+    base = f"http://{HOST}:{port}"
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(voila_command(notebooks_dir, port), env=voila_env(), stdout=log,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            deadline = time.monotonic() + timeout
+            while True:
+                try:
+                    urllib.request.urlopen(f"{base}/voila/static/voila.js", timeout=2).close()
+                    break
+                except urllib.error.HTTPError:  # an answer all the same
+                    break
+                except OSError:
+                    if proc.poll() is not None or time.monotonic() > deadline:
+                        log.seek(0)
+                        raise RuntimeError("the Voilà server did not start:\n"
+                                           + log.read().decode(errors="replace")) from None
+                    time.sleep(0.1)
+            yield base
+        finally:
+            _stop(proc)
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    """SIGTERM lets Voilà shut its kernels down (they run in sessions of their own); then SIGKILL."""
+    for sig, grace in ((signal.SIGTERM, 15), (signal.SIGKILL, 5)):
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, sig)
+        try:
+            proc.wait(grace)
+            return
+        except subprocess.TimeoutExpired:
+            pass
+
+
+def launch_chromium(playwright):
+    """Debian's headless Chromium through Playwright (Playwright's own browser download is not used).
+    Playwright gives every launch a fresh temporary profile."""
+    return playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+
+
+def page_ready_time(page, url: str, timeout: float = 60.0) -> float:
+    """Seconds from navigation start until the page is interactive (see _READY_JS)."""
+    page.goto(url, wait_until="commit", timeout=timeout * 1000)
+    handle = page.wait_for_function(_READY_JS, polling="raf", timeout=timeout * 1000)
+    return handle.json_value() / 1000

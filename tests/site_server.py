@@ -1,0 +1,28 @@
+"""Helpers for the real-browser tests of the site (a helper module, not a test file).
+
+The server and timing helpers live in cardkit.site because `cardkit bench` uses them too; this module
+re-exports them beside the offline check, which only the tests need.
+"""
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from cardkit.site import launch_chromium, page_ready_time, running_site  # noqa: F401
+
+LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
+
+
+def record_external_requests(page) -> list[str]:
+    """Start recording every request (and websocket) the page makes to a host other than this
+    machine; returns the list, which fills as the page runs. data:, blob: and about: URLs have no
+    host and are not requests to anywhere."""
+    external: list[str] = []
+
+    def note(url: str) -> None:
+        host = urlsplit(url).hostname
+        if host is not None and host not in LOCAL_HOSTS:
+            external.append(url)
+
+    page.on("request", lambda request: note(request.url))
+    page.on("websocket", lambda ws: note(ws.url))
+    return external
