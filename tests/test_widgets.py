@@ -1,0 +1,131 @@
+"""The widgets, in the kernel: hidden information never reaches a synced field, every click is checked
+in the kernel, illegal tries show the rule, replays step and switch readings."""
+from __future__ import annotations
+
+import json
+
+import ipywidgets as w
+import pytest
+
+import cardkit
+import widgets
+from cardkit.bots import RandomBot
+
+
+def synced_text(root: w.Widget) -> str:
+    """Everything the browser receives of a widget tree: the synced state of every widget in it."""
+    seen, out, todo = set(), [], [root]
+    while todo:
+        x = todo.pop()
+        if id(x) in seen:
+            continue
+        seen.add(id(x))
+        state = x.get_state()
+        out += [v if isinstance(v, str) else json.dumps(v, default=str) for v in state.values()]
+        for v in x.__dict__.get("_trait_values", {}).values():
+            items = v if isinstance(v, (list, tuple)) else [v]
+            todo += [i for i in items if isinstance(i, w.Widget)]
+    return "\n".join(out)
+
+
+def hidden_cards(state, viewer):
+    """Cards the viewer may not see: in other hands, and not also visible somewhere in the view."""
+    view = state.view(viewer)
+    visible = {c.name for c in view.cards_visible()}
+    teacher = state.view(None)
+    return {c.name for s in teacher.seats if s.player != viewer for c in s.hand} - visible
+
+
+@pytest.mark.parametrize("game,opts", [(g, {"players": p}) for g in cardkit.GAMES
+                                      for p in cardkit.game_class(g)().option("players").choices])
+def test_hidden_cards_never_reach_the_browser(game, opts):
+    table = widgets.PlayTable(game, seed=11, **opts)
+    bot = RandomBot(3)
+    for _ in range(6):                      # a few moves in, with cards in every hand
+        if table.state.is_terminal():
+            break
+        hidden = hidden_cards(table.state, 0)
+        assert hidden, "the test needs hidden cards"
+        text = "\n" + synced_text(table) + "\n"
+        for name in hidden:   # card faces carry the name as aria-label; card buttons as their tooltip
+            assert f'aria-label="{name}"' not in text and f"\n{name}\n" not in text, name
+        table.play(bot.choose(table.state))
+
+
+def test_illegal_click_shows_the_rule_and_changes_nothing():
+    table = widgets.PlayTable("magische7", players=4, seed=5)
+    assert table.state.current_player == 0 and [a.card for a in table.state.legal_actions()] == [None, None]
+    before = table.state.snapshot()
+    table._click_card(0)                    # a card, while North must first choose the opponent
+    assert "M7-8.2" in table._msg.value and table.state.snapshot() == before
+    assert [b.description for b in table._actions.children] == ["play against East", "play against West"]
+    table._actions.children[0].click()      # the button fires its callback as a browser click would
+    assert table.state.opponent == 1 and table._msg.value == ""
+
+
+def test_callbacks_fired_out_of_turn_are_refused():
+    table = widgets.PlayTable("magische7", seed=2)
+    bot = RandomBot(0)
+    while not table.state.is_terminal():
+        table.play(bot.choose(table.state))
+    end = table.state.snapshot()
+    table._click_card(0)
+    table.play("13")
+    assert table.state.snapshot() == end and "not your turn" in table._msg.value
+
+
+def test_undo_goes_back_to_the_humans_last_decision():
+    table = widgets.PlayTable("magische7", seed=4)
+    start = table.state.snapshot()
+    table._click_card(0)
+    assert table.state.snapshot() != start and table.state.current_player == 0
+    table.undo()
+    assert table.state.snapshot() == start
+    table.undo()
+    assert "Nothing to undo" in table._msg.value
+
+
+def test_replay_steps_and_narrates():
+    rec = cardkit.load_example("magische7", "pair-beats")
+    r = widgets.Replay(rec)
+    assert r._slider.value == 1                      # opens on the dealt cards
+    assert r._slider.max == len(rec.actions)
+    r.go(r._slider.max)
+    assert r.state.history[-1].text == rec.actions[-1]
+    assert f"Step {len(rec.actions)}/{len(rec.actions)}" in r._narr.value
+    r.go(0)
+    assert "Before the first action" in r._narr.value
+
+
+def test_rule_card_compares_the_spiegel_readings_side_by_side():
+    card = widgets.RuleCard("magische7", "M7-4", example="spiegel-scoring")
+    rec = cardkit.load_example("magische7", "spiegel-scoring")
+    results = {v: rec.final_state(spiegel_scoring=v).result_text() for v in ("copy", "zero")}
+    assert results["copy"] != results["zero"]
+    html = card.children[1].value
+    assert all(r in html for r in results.values())
+    card.switch.value = "zero"
+    card.replay.go(card.replay._slider.max)
+    assert card.replay.state.game.options["spiegel_scoring"] == "zero"
+    assert card.replay.state.view(None).result == results["zero"]
+
+
+def test_replay_under_a_reading_that_breaks_the_record_says_where():
+    rec = cardkit.load_example("magische7", "joker-vs-spiegel")
+    states, lines, err = widgets.replay_states(rec, joker_vs_spiegel="joker")
+    if len(states) == len(rec.actions) + 1:   # the record may stop right after the trick
+        assert err == ""
+    else:
+        assert "stops at step" in err
+
+
+def test_rule_table_follows_its_option_switches():
+    t = widgets.RuleTable("magische7", "outcomes", options=("joker_vs_spiegel",))
+    assert "follower (M7-2)" in t.out.value
+    t.controls["joker_vs_spiegel"].value = "joker"
+    assert "leader (M7-2)" in t.out.value
+
+
+def test_bad_option_in_a_play_table_raises_a_clear_error():
+    with pytest.raises(cardkit.OptionError, match="valid values: 2, 4"):
+        widgets.PlayTable("magische7", show_options=False, players=3)
