@@ -48,8 +48,8 @@ class PlayTable(w.VBox):
         self._undo = w.Button(description="Undo", tooltip="take back your last move (and the bots' replies)")
         self._undo.on_click(lambda _: self.undo())
         self._table = w.HTML()
-        self._hand = w.HBox(layout=w.Layout(flex_flow="row wrap", gap="4px"))
-        self._actions = w.HBox(layout=w.Layout(flex_flow="row wrap", gap="4px"))
+        self._hand = w.HBox(layout=w.Layout(flex_flow="row wrap", grid_gap="4px"))
+        self._actions = w.HBox(layout=w.Layout(flex_flow="row wrap", grid_gap="4px"))
         self._msg = w.HTML()
         self._log = w.HTML()
         settings = w.HBox(list(self._controls.values()) + [self._bot], layout=w.Layout(flex_flow="row wrap"))
@@ -74,7 +74,8 @@ class PlayTable(w.VBox):
         self.bots = {p: factories[self._bot.value](seed=1000 + p) for p in range(self.game.num_players)
                      if p != self.human}
         self._checkpoints: list[int] = []
-        self._lines: list[str] = [self.state.describe(self.state.history[0])] if self.state.history else []
+        # the deal is narrated from the state before it (a blank state), as every action is
+        self._lines: list[str] = [self.game.blank_state().describe(self.state.history[0])] if self.state.history else []
         self._msg.value = ""
         self._run_bots()
         self._refresh()
@@ -130,10 +131,10 @@ class PlayTable(w.VBox):
 
     def _card_button(self, i: int, card) -> w.Button:
         b = w.Button(description=card.label, tooltip=card.name,
-                     layout=w.Layout(width="56px", height="80px", border="1px solid #555"))
+                     layout=w.Layout(width="60px", height="84px", border="1px solid #555", padding="0"))
         b.style.button_color = "#fffdf7"
         b.style.font_weight = "bold"
-        b.style.font_size = "20px"
+        b.style.font_size = "20px" if len(card.label) <= 3 else "12px"
         b.style.text_color = _CARD_COLORS.get(card.color, "#212121")
         b.add_class("ck-card")
         b.on_click(lambda _, i=i: self._click_card(i))
@@ -150,7 +151,7 @@ class PlayTable(w.VBox):
     def _refresh(self) -> None:
         s = self.state
         view = s.view(self.human)
-        self._table.value = view_html(view, bottom=self.human)
+        self._table.value = view_html(view, bottom=self.human, hand_elsewhere=True)
         my_turn = s.current_player == self.human
         hand = view.seats[self.human].hand
         self._hand.children = [self._card_button(i, c) for i, c in enumerate(hand)]

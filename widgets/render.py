@@ -11,6 +11,7 @@ CSS = """<style>
 .ck-seat.ck-current{background:#fff3c4}
 .ck-seat-name{font-weight:bold;margin-right:8px}
 .ck-cards{display:inline-flex;gap:3px;vertical-align:middle;flex-wrap:wrap}
+.ck-played{display:inline-flex;flex-direction:column;align-items:center;font-size:11px;color:#333}
 .ck-piles{display:flex;gap:18px;flex-wrap:wrap;margin:6px 0;padding:6px;border-top:1px dashed #bbb;border-bottom:1px dashed #bbb}
 .ck-pile-name{font-size:12px;color:#333}
 .ck-status{font-weight:bold;margin-top:4px}
@@ -29,28 +30,35 @@ def cards_html(cards, width: int = 44) -> str:
     return "<span class='ck-cards'>" + "".join(card_svg(c, width) for c in cards) + "</span>"
 
 
-def seat_html(seat, width: int = 44) -> str:
+def seat_html(seat, width: int = 44, hand_elsewhere: bool = False) -> str:
     cls = "ck-seat ck-current" if seat.current else "ck-seat"
     extra = " · ".join(x for x in (seat.team, seat.score, seat.info) if x)
     turn = " <span aria-label='to play'>▶</span>" if seat.current else ""
+    hand = f"<small>{len(seat.hand)} cards in your hand, below</small>" if hand_elsewhere else cards_html(seat.hand, width)
     return (f"<div class='{cls}'><span class='ck-seat-name'>{escape(seat.name)}{turn}</span>"
-            f"<small>{escape(extra)}</small><br>{cards_html(seat.hand, width)}</div>")
+            f"<small>{escape(extra)}</small><br>{hand}</div>")
+
+
+def played_html(cards, width: int = 44) -> str:
+    """Cards each captioned with who played it (a trick of any length, in the order played)."""
+    return "<span class='ck-cards'>" + "".join(
+        f"<span class='ck-played'>{card_svg(c, width)}<small>{escape(o)}</small></span>" for o, c in cards) + "</span>"
 
 
 def pile_html(pile, width: int = 44) -> str:
     if pile.count is not None and not pile.cards:
         body = f"{card_svg(None, width) if pile.count else ''} <span>{pile.count} cards</span>"
+    elif pile.cards and any(o for o, _ in pile.cards):
+        body = played_html(pile.cards, width)
     else:
         body = cards_html([c for _, c in pile.cards], width) if pile.cards else "<em>empty</em>"
-        owners = ", ".join(o for o, _ in pile.cards if o)
-        if owners:
-            body += f"<br><small>{escape(owners)}</small>"
     note = f" <small>({escape(pile.note)})</small>" if pile.note else ""
     return f"<div><div class='ck-pile-name'>{escape(pile.name)}{note}</div>{body}</div>"
 
 
-def view_html(view, hide_seats=(), width: int = 44, bottom: int | None = None) -> str:
-    """The table as HTML. Seats are listed with `bottom` (the viewer) last, piles in the middle."""
+def view_html(view, hide_seats=(), width: int = 44, bottom: int | None = None, hand_elsewhere: bool = False) -> str:
+    """The table as HTML. Seats are listed with `bottom` (the viewer) last, piles in the middle;
+    `hand_elsewhere`: the bottom seat's hand is shown by the caller (e.g. as buttons)."""
     seats = list(view.seats)
     if bottom is not None:
         seats = seats[bottom + 1:] + seats[:bottom + 1]
@@ -61,7 +69,7 @@ def view_html(view, hide_seats=(), width: int = 44, bottom: int | None = None) -
     parts = [CSS, "<div class='ck-table'>"]
     parts += [seat_html(s, width) for s in top]
     parts.append("<div class='ck-piles'>" + "".join(pile_html(p, width) for p in main_piles) + "</div>")
-    parts += [seat_html(s, width) for s in last]
+    parts += [seat_html(s, width, hand_elsewhere and bottom is not None) for s in last]
     if won:
         parts.append("<details><summary>Won tricks</summary><div class='ck-piles'>"
                      + "".join(pile_html(p, 30) for p in won) + "</div></details>")
