@@ -23,6 +23,7 @@ __version__ = "0.1.0"
 # game name -> module; a game is listed once its module exists (the others are planned, see docs/)
 GAMES = {
     "magische7": "cardkit.games.magische7",
+    "sieben": "cardkit.games.sieben",
 }
 
 

@@ -12,7 +12,8 @@ from cardkit.rng import Rng
 
 TARGET_DECISIONS = 200_000
 TARGET_PAGE_RATIO = 1.2
-ENGINE_CASES = [("magische7", {"players": 2}), ("magische7", {"players": 4})]
+ENGINE_CASES = [("magische7", {"players": 2}), ("magische7", {"players": 4}),
+                ("sieben", {"players": 2}), ("sieben", {"players": 3}), ("sieben", {"players": 4})]
 
 
 def engine_throughput(name: str, options: dict, seconds: float = 2.0) -> dict:

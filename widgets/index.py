@@ -11,7 +11,7 @@ from cardkit import CardkitError
 from .render import CSS
 from .rules import rule_html
 
-PLANNED = ["24", "Sieben / Sedma", "Vingt-et-un", "Faro", "Bakkarat", "Écarté", "Whist"]
+PLANNED = ["24", "Vingt-et-un", "Faro", "Bakkarat", "Écarté", "Whist"]
 
 
 def GameIndex() -> w.HTML:

@@ -1,0 +1,772 @@
+"""Sieben (Sedma, Sedmice) for 2, 3 and 4 players, with every variation of the source.
+
+Source: ``003_…`` (Dirk Aschoff, "Kartenspiele für zwei: Sieben", 2020). Where it is silent the kit uses
+the traditional Czech game (Sedma) and says so. Rule IDs refer to ``cardkit/rules/sieben.toml``.
+
+A trick grows: the leader plays a card, every other player answers in turn; once all have answered, the
+leader may continue the trick with a card equal to the first card (or a 7) or end it (action ``stop``).
+The last player to play a card equal to the first card takes the trick. A game is a series of rounds
+(deals) until a side has 12 game points; between rounds the state is at CHANCE and the protocol deals.
+"""
+from __future__ import annotations
+
+from ..bots import RandomBot
+from ..cards import PIQUET32, Card
+from ..errors import CardError, IllegalActionError
+from ..game import CHANCE, TERMINAL, Action, Deal, Game, State
+from ..options import Option
+from ..rng import Rng
+from ..rules import Table
+from ..view import Pile, Seat, View
+
+HAND = 4                                   # S7-0.2 / S7-3.1: four cards in hand
+COUNTS = {"10": 10, "A": 10}               # S7-4.1: Tens and Aces count 10, every other card nothing
+LAST_TRICK = 10                            # S7-4.2
+ROUND_TOTAL = 90                           # S7-4.3
+WIN_COUNTERS = 50
+PLAY = {c: Action(c.text, c.label, c) for c in PIQUET32.cards}   # one action object per card
+STOP = Action("stop", "end the trick", data="stop")
+COUNTER = [COUNTS.get(c.rank, 0) for c in PIQUET32.cards]        # by card index
+NAMES = {2: ["Bert", "Anna"], 3: ["Bert", "Anna", "Carla"], 4: ["North", "East", "South", "West"]}
+TEAMS = ["North–South", "East–West"]
+RANK_NAME = {"7": "7", "8": "8", "9": "9", "10": "10", "J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
+RANK_PLURAL = {"7": "7s", "8": "8s", "9": "9s", "10": "10s", "J": "Jacks", "Q": "Queens", "K": "Kings",
+               "A": "Aces"}
+REMOVED_3P = {"8+9": ("8C", "9C"), "8+8": ("8C", "8S")}
+
+OPTIONS = (
+    Option("players", 2, choices=(2, 3, 4), rule="S7-8",
+           help="2 players; 3 each for himself (an 8 and a 9 removed); 4 in two teams of partners opposite"),
+    Option("match", "game", choices=("game", "round"), rule="S7-5.2",
+           help="play a whole game (rounds until the target) or a single round",
+           labels={"game": "a game (to the target)", "round": "a single round"}),
+    Option("target", 12, choices=(3, 5, 7, 12, 15, 21), rule="S7-5.1",
+           help="game points that win the game (the source: 12)"),
+    Option("round_points", "traditional", choices=("traditional", "one"), rule="S7-5",
+           help="game points for a won round: the traditional 1/2/3, or always 1",
+           labels={"traditional": "1, 2 or 3 (traditional Sedma)", "one": "always 1"}),
+    Option("draw_order", "winner", choices=("winner", "leader"), rule="S7-3.2",
+           help="who draws first after a trick", labels={"winner": "the trick's winner first",
+                                                         "leader": "the trick's leader first"}),
+    Option("continue_only_if_beaten", False, choices=(False, True), rule="S7-7.1",
+           help="variation: the leader may continue a trick only while the other side holds it"),
+    Option("score_difference", False, choices=(False, True), rule="S7-7.2",
+           help="variation: the round's winner scores the difference of counters, to a higher target"),
+    Option("difference_target", 500, choices=(100, 200, 300, 500, 1000), rule="S7-7.2.1",
+           help="variation S7-7.2: the points that win the game when the difference is scored"),
+    Option("four_of_a_kind", False, choices=(False, True), rule="S7-7.3",
+           help="variation: four equal cards in hand win the round at once, for 4 points"),
+    Option("eights_wild", False, choices=(False, True), rule="S7-7.4",
+           help="variation: 8s beat like 7s (a 7 cannot beat a led 8; an 8 beats a led 7)"),
+    Option("who_continues", "leader", choices=("leader", "side"), rule="S7-8.5",
+           help="4 players: only the leader may continue a trick, or his partner too",
+           labels={"leader": "only the leader", "side": "the leader, then his partner"}),
+    Option("three_player_round", "most", choices=("most", "fifty"), rule="S7-8.3",
+           help="3 players: who wins a round when nobody has 50 counters",
+           labels={"most": "the most counters win", "fifty": "only 50 counters win"}),
+    Option("three_player_removed", "8+9", choices=("8+9", "8+8"), rule="S7-8.1",
+           help="3 players: the two cards taken out of the pack", labels={"8+9": "an 8 and a 9 (8♣ 9♣)",
+                                                                          "8+8": "two 8s (8♣ 8♠)"}),
+)
+
+
+def equal_to(led: Card, card: Card, eights_wild: bool = False) -> tuple[bool, str]:
+    """Does `card` count as equal to the first card `led` of a trick (i.e. beat it)? (yes/no, rule ID)."""
+    lr, r = led.rank, card.rank
+    if eights_wild:
+        if lr == "8":
+            if r == "8":
+                return True, "S7-1.2"
+            if r == "7":
+                return False, "S7-7.4"        # a 7 cannot beat a led 8
+            return False, "S7-1"
+        if lr == "7":
+            if r == "7":
+                return True, "S7-1.4"
+            if r == "8":
+                return True, "S7-7.4"         # an 8 beats a led 7
+            return False, "S7-1.4"
+        if r == "8":
+            return True, "S7-7.4"
+    if lr == "7":
+        return (r == "7"), "S7-1.4"
+    if r == lr:
+        return True, "S7-1.2"
+    if r == "7":
+        return True, "S7-1.3"
+    return False, "S7-1"
+
+
+class Sieben(Game):
+    name = "sieben"
+    title = "Sieben (Sedma)"
+    deck = PIQUET32
+    option_specs = OPTIONS
+    summary = ("No suits, no ranking: only an equal card or a 7 beats, the leader may keep a trick going, "
+               "and Aces and Tens count. For 2, 3 (each alone) or 4 (two teams).")
+
+    def __init__(self, **options):
+        super().__init__(**options)
+        o = self.options
+        n = self.num_players
+        removed = set(PIQUET32.parse_many(REMOVED_3P[o["three_player_removed"]])) if n == 3 else set()
+        self._deck = tuple(c for c in PIQUET32.cards if c not in removed)
+        self._deckset = frozenset(self._deck)
+        self.removed = tuple(c for c in PIQUET32.cards if c in removed)
+        w = o["eights_wild"]
+        # EQ[led.index][card.index]: does card count as equal to the trick's first card (S7-1, S7-7.4)
+        self._eq = [[equal_to(a, b, w)[0] for b in PIQUET32.cards] for a in PIQUET32.cards]
+        self.target_points = o["difference_target"] if o["score_difference"] else o["target"]
+
+    def player_names(self) -> list[str]:
+        return list(NAMES[self.num_players])
+
+    def full_deck(self) -> list[Card]:
+        """The pack a deal shuffles: 32 cards, or 30 with 3 players (S7-8.1)."""
+        return list(self._deck)
+
+    def random_deal(self, rng: Rng) -> Deal:
+        return Deal(rng.shuffle(list(self._deck)))
+
+    def side_of(self, p: int) -> int:
+        return p % 2 if self.num_players == 4 else p
+
+    def side_names(self) -> list[str]:
+        return list(TEAMS) if self.num_players == 4 else self.player_names()
+
+    def stack(self, hands: list, stock="") -> str:
+        """The deal text that gives these hands (4 cards each, in seat order) and this stock (top first).
+        The cards are dealt four at a time in seat order (S7-0.2); unlisted cards go to the bottom."""
+        n = self.num_players
+        hs = [PIQUET32.parse_many(h) for h in hands]
+        if len(hs) != n or any(len(h) != HAND for h in hs):
+            raise IllegalActionError("S7-0.2", f"give {n} hands of {HAND} cards")
+        order = [c for h in hs for c in h] + PIQUET32.parse_many(stock)
+        rest = list(self._deck)
+        for c in order:
+            if c not in rest:
+                if c in self.removed:
+                    raise IllegalActionError("S7-8.1", f"{c.label} is taken out of the pack with 3 players")
+                raise IllegalActionError("S7-0.1", f"{c.label} is listed twice (the pack holds each card once)")
+            rest.remove(c)
+        return "deal: " + PIQUET32.format(order + rest)
+
+    def rule_tables(self) -> dict:
+        return {"beats": beats_table(self.options), "points": points_table(self.options)}
+
+    def bots(self) -> dict:
+        return {"random": RandomBot, "rule-based": RuleBot}
+
+
+class SiebenState(State):
+    # set up --------------------------------------------------------------------------------------
+    def _start(self) -> None:
+        g = self.game
+        o = g.options
+        n = self.n = g.num_players
+        self.sides = 2 if n == 4 else n
+        self._eqt = g._eq
+        self._only_beaten = o["continue_only_if_beaten"]
+        self._side_continues = o["who_continues"] == "side" and n == 4
+        self._winner_draws = o["draw_order"] == "winner"
+        self._four = o["four_of_a_kind"]
+        self.hands: list[list[Card]] = [[] for _ in range(n)]
+        self.stock: list[Card] = []             # the top of the stock is the END of the list
+        self.trick: list[tuple[int, Card]] = []  # (player, card) in the order played
+        self.won: list[list[tuple]] = [[] for _ in range(n)]   # per player: the tricks he took
+        self.counters = [0] * n                 # counters in each player's won cards (this round)
+        self.first: Card | None = None          # the trick's first card
+        self.eqrow: list = []                   # _eq row of the first card
+        self.leader = 0                         # who led the trick (and leads the round: S7-3.5)
+        self.holder = 0                         # who played the last equal card so far (S7-2.4)
+        self.pending = 0                        # answers still due in this round of the trick
+        self.deciding = False                   # the current player may continue or stop (S7-2.2)
+        self._stage = 0                         # 0: the leader decides, 1: his partner (S7-8.5)
+        self.last_trick: tuple | None = None    # (trick, winner, counters) of the last trick
+        self.round_no = 0
+        self.dealer = n - 1                     # S7-3.5: seat 0 leads the first round, the last seat deals
+        self.points = [0] * self.sides          # game points per side
+        self.rounds: list[dict] = []            # each finished round: counters, winner, points, why
+        self._cp = CHANCE
+
+    @property
+    def current_player(self) -> int:
+        return self._cp
+
+    def side(self, p: int) -> int:
+        return p % 2 if self.n == 4 else p
+
+    # dealing -------------------------------------------------------------------------------------
+    def _check_deal(self, deal: Deal) -> None:
+        cards = deal.cards
+        g = self.game
+        if len(cards) != len(g._deck) or set(cards) != g._deckset:
+            raise IllegalActionError("deal", f"a deal must hold exactly the game's {len(g._deck)} cards, each "
+                                     "once" + (" (with 3 players without " + " ".join(c.text for c in g.removed)
+                                               + ")" if g.removed else ""), deal.text[:60])
+
+    def _deal(self, deal: Deal) -> None:
+        cards = deal.cards
+        n = self.n
+        self.round_no += 1
+        self.hands = [list(cards[HAND * p:HAND * (p + 1)]) for p in range(n)]
+        self.stock = list(cards[HAND * n:])[::-1]
+        self.trick = []
+        self.won = [[] for _ in range(n)]
+        self.counters = [0] * n
+        self.last_trick = None
+        self.deciding = False
+        self.leader = (self.dealer + 1) % n          # the player on the dealer's left leads (S7-3.5)
+        self._cp = self.leader
+        if self._four:
+            self._check_four([(self.leader + k) % n for k in range(n)])
+
+    # the trick -----------------------------------------------------------------------------------
+    def _legal(self) -> list:
+        hand = self.hands[self._cp]
+        if self.deciding:
+            eq = self.eqrow
+            out = [PLAY[c] for c in hand if eq[c.index]]
+            out.append(STOP)
+            return out
+        return [PLAY[c] for c in hand]
+
+    def _apply(self, action) -> None:
+        card = action.card
+        if card is None:                          # "stop": the decider ends the trick (S7-2.5)
+            self._next_decider()
+            return
+        p = self._cp
+        self.hands[p].remove(card)
+        trick = self.trick
+        trick.append((p, card))
+        if self.deciding:                         # S7-2.2: the trick is continued with an equal card
+            self.deciding = False
+            self.holder = p
+            self.pending = self.n - 1
+            self._cp = (p + 1) % self.n
+            return
+        if len(trick) == 1:                       # a new trick is led (S7-1.1)
+            self.first = card
+            self.eqrow = self._eqt[card.index]
+            self.holder = p
+            self.pending = self.n - 1
+            self._cp = (p + 1) % self.n
+            return
+        eq = self.eqrow
+        if eq[card.index]:                        # an equal card beats (S7-1.2 … S7-1.4, S7-7.4)
+            self.holder = p
+        pending = self.pending - 1
+        self.pending = pending
+        if pending:
+            self._cp = (p + 1) % self.n
+            return
+        # everyone has answered: the leader may continue (S7-2.2) — or, under S7-8.5, his partner
+        ld = self.leader
+        self._stage = 1
+        if not self._only_beaten or self.side(self.holder) != self.side(ld):
+            for x in self.hands[ld]:
+                if eq[x.index]:
+                    self.deciding = True
+                    self._cp = ld
+                    return
+        self._next_decider()
+
+    def _may_continue(self, c: int) -> bool:
+        hand = self.hands[c]
+        if not hand:
+            return False
+        if self._only_beaten and self.side(self.holder) == self.side(c):
+            return False                          # S7-7.1: only after being beaten
+        eq = self.eqrow
+        for x in hand:
+            if eq[x.index]:
+                return True
+        return False                              # S7-2.3: no card to continue with
+
+    def _next_decider(self) -> None:
+        while self._stage < (2 if self._side_continues else 1):
+            c = self.leader if self._stage == 0 else (self.leader + 2) % 4
+            self._stage += 1
+            if self._may_continue(c):
+                self.deciding = True
+                self._cp = c
+                return
+        self.deciding = False
+        self._end_trick()
+
+    def _end_trick(self) -> None:
+        winner = self.holder
+        trick = tuple(self.trick)
+        value = 0
+        for _, c in trick:
+            value += COUNTER[c.index]
+        self.counters[winner] += value
+        self.won[winner].append(trick)
+        self.last_trick = (trick, winner, value)
+        self.trick = []
+        hands = self.hands
+        stock = self.stock
+        if stock:                                 # S7-3.1 / S7-3.2: draw in turn back to 4 cards
+            n = self.n
+            first = winner if self._winner_draws else self.leader
+            need = HAND - len(hands[first])
+            if n == 2:
+                a, b = hands[first], hands[1 - first]
+                for _ in range(need):
+                    if stock:
+                        a.append(stock.pop())
+                    if stock:
+                        b.append(stock.pop())
+                order = (first, 1 - first)
+            else:
+                order = [(first + k) % n for k in range(n)]
+                for _ in range(need):
+                    for q in order:
+                        if stock:
+                            hands[q].append(stock.pop())
+            if self._four and self._check_four(order):
+                return
+        if not hands[winner]:                     # S7-3.4: all cards are played
+            self._end_round(None)
+            return
+        self.leader = winner                      # S7-3.3: the winner leads the next trick
+        self._cp = winner
+
+    def _check_four(self, order) -> bool:
+        """S7-7.3: a player holding four equal cards wins the round at once (the first in `order`)."""
+        for q in order:
+            h = self.hands[q]
+            if len(h) == 4 and h[0].rank == h[1].rank == h[2].rank == h[3].rank:
+                self._end_round(q)
+                return True
+        return False
+
+    # the round and the game ----------------------------------------------------------------------
+    def round_counters(self, bonus: bool = True) -> list[int]:
+        """Counters per side this round (S7-4): won cards, plus 10 for the last trick once the round is
+        over (or, with ``bonus``, for the last trick already played when no cards are left)."""
+        out = [0] * self.sides
+        for p in range(self.n):
+            out[self.side(p)] += self.counters[p]
+        if bonus and self.last_trick is not None and not any(self.hands) and not self.stock:
+            out[self.side(self.last_trick[1])] += LAST_TRICK
+        return out
+
+    def _end_round(self, four: int | None) -> None:
+        g = self.game
+        o = g.options
+        n, sides = self.n, self.sides
+        self.trick = []
+        self.deciding = False
+        if four is not None:                      # S7-7.3
+            counters = self.round_counters(bonus=False)
+            win = self.side(four)
+            diff = ROUND_TOTAL
+            pts = ROUND_TOTAL if o["score_difference"] else 4
+            why = "four"
+        else:
+            counters = self.round_counters()
+            best = max(counters)
+            top = [s for s in range(sides) if counters[s] == best]
+            win, why = None, "counters"
+            if len(top) == 1 and (best >= WIN_COUNTERS or o["three_player_round"] == "most"):
+                win = top[0]
+            elif len(top) > 1 and o["three_player_round"] == "most":
+                # S7-8.3: a tie for the most counters goes to the tied player who took the last trick
+                lw = self.side(self.last_trick[1])
+                if lw in top:
+                    win, why = lw, "last trick"
+            diff = pts = 0
+            if win is not None:
+                others = [counters[s] for s in range(sides) if s != win]
+                diff = counters[win] - max(others)
+                if o["score_difference"]:
+                    pts = diff                                    # S7-7.2
+                elif o["round_points"] == "one":
+                    pts = 1                                       # S7-5, reading "one"
+                else:                                             # S7-5: traditional 1 / 2 / 3
+                    losers = [p for p in range(n) if self.side(p) != win]
+                    if not any(self.won[p] for p in losers):
+                        pts = 3
+                    elif not any(COUNTER[c.index] for p in losers for t in self.won[p] for _, c in t):
+                        pts = 2
+                    else:
+                        pts = 1
+        if win is not None:
+            self.points[win] += pts
+        self.rounds.append({"round": self.round_no, "counters": counters, "winner": win, "points": pts,
+                            "difference": diff, "why": why, "four": four})
+        # S7-3.5 / S7-8.6: the loser deals the next round, the winner leads it
+        if win is None:
+            self.dealer = (self.dealer + 1) % n                    # S7-8.3: a drawn round: the deal passes left
+        elif n == 4:
+            d = self.dealer
+            self.dealer = next((d + k) % 4 for k in range(1, 5) if (d + k) % 2 != win)
+        else:
+            self.dealer = (win - 1) % n                            # the player to the winner's right
+        target = g.target_points
+        best = max(self.points)
+        if o["match"] == "round" or (best >= target and self.points.count(best) == 1):
+            self._cp = TERMINAL                                    # S7-5.1 (a tie plays on)
+        else:
+            self._cp = CHANCE
+
+    def _illegal(self, text: str) -> IllegalActionError:
+        names = self.game.player_names()
+        p = self._cp
+        who = names[p]
+        t = text.strip().lower()
+        if t in ("stop", "end the trick", "end"):
+            if self.trick:
+                return IllegalActionError("S7-2.1", f"{who} must answer {self.first.label}: every card of the "
+                                          "trick is answered; only the leader, once all have answered, may end "
+                                          "the trick", text)
+            return IllegalActionError("S7-2.5", f"there is no trick to end: {who} leads a new trick with any card",
+                                      text)
+        try:
+            card = PIQUET32.parse(text)
+        except CardError:
+            return IllegalActionError("S7-0.1", f"{text!r} is not a card of the 32-card pack (7 … A); write rank "
+                                      "then suit, e.g. 10H, JS, 7C, AD", text)
+        if card not in self.game._deckset:
+            return IllegalActionError("S7-8.1", f"{card.label} is out of the game: with 3 players "
+                                      + " and ".join(c.label for c in self.game.removed) + " are removed", text)
+        if card not in self.hands[p]:
+            return IllegalActionError("S7-1.1", f"{who} does not hold {card.label}; a player plays a card from "
+                                      "his own hand", text)
+        if self.deciding:
+            eq, rule = equal_to(self.first, card, self.game.options["eights_wild"])
+            wild = "a 7 or an 8" if self.game.options["eights_wild"] and self.first.rank not in ("7", "8") else \
+                "a 7"
+            if self.first.rank == "7":
+                want = "another 7" + (" or an 8" if self.game.options["eights_wild"] else "")
+            elif self.first.rank == "8" and self.game.options["eights_wild"]:
+                want = "another 8 (a 7 cannot beat a led 8)"
+            else:
+                art = "an" if self.first.rank in ("8", "A") else "a"
+                want = f"{art} {RANK_NAME[self.first.rank]} or {wild}"
+            return IllegalActionError("S7-7.4" if rule == "S7-7.4" else "S7-2.3",
+                                      f"{who} may continue the trick only with a card equal to its first card "
+                                      f"{self.first.label}: {want}. {card.label} is not; play such a card or end "
+                                      "the trick ('stop')", text)
+        return super()._illegal(text)
+
+    # results -------------------------------------------------------------------------------------
+    def _scores(self) -> list:
+        return [self.points[self.side(p)] for p in range(self.n)]
+
+    def _winners(self) -> list[int]:
+        s = self._scores()
+        best = max(s)
+        return [p for p in range(self.n) if s[p] == best]
+
+    def _snapshot(self) -> tuple:
+        t = lambda cs: tuple(c.text for c in cs)  # noqa: E731
+        tr = lambda tk: tuple((p, c.text) for p, c in tk)  # noqa: E731
+        return (tuple(t(h) for h in self.hands), t(self.stock), tr(self.trick),
+                tuple(tuple(tr(x) for x in w) for w in self.won), tuple(self.counters),
+                self.first.text if self.first else None, self.leader, self.holder, self.pending, self.deciding,
+                self._stage, self._cp, self.round_no, self.dealer, tuple(self.points),
+                None if self.last_trick is None else (tr(self.last_trick[0]), *self.last_trick[1:]),
+                tuple(tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in r.items()))
+                      for r in self.rounds))
+
+    def _copy(self) -> "SiebenState":
+        """A light copy for looking ahead (describe): shares the game and the history."""
+        c = object.__new__(type(self))
+        c.__dict__.update(self.__dict__)
+        c.hands = [list(h) for h in self.hands]
+        c.stock = list(self.stock)
+        c.trick = list(self.trick)
+        c.won = [list(w) for w in self.won]
+        c.counters = list(self.counters)
+        c.points = list(self.points)
+        c.rounds = list(self.rounds)
+        return c
+
+    # presentation --------------------------------------------------------------------------------
+    def view(self, player: int | None = None) -> View:
+        g = self.game
+        names = g.player_names()
+        n = self.n
+        teacher = player is None
+        seats = []
+        for p in range(n):
+            visible = teacher or player == p
+            hand = list(self.hands[p]) if visible else [None] * len(self.hands[p])
+            cards = sum(len(t) for t in self.won[p])
+            seats.append(Seat(p, names[p], hand, team=TEAMS[p % 2] if n == 4 else "",
+                              score=f"{self.points[self.side(p)]} points",
+                              info=f"{self.counters[p]} counters in {cards} cards won",
+                              current=p == self._cp))
+        piles = []
+        if self.trick or self._cp >= 0:
+            note = ""
+            if self.trick:
+                note = f"first card {self.first.label} · held by {names[self.holder]}"
+            piles.append(Pile("Trick", [(names[q], c) for q, c in self.trick], note=note))
+        if self.last_trick:
+            tk, w, v = self.last_trick
+            piles.append(Pile("Last trick", [(names[q], c) for q, c in tk],
+                              note=f"won by {names[w]}, {v} counters"))
+        piles.append(Pile("Stock", [], count=len(self.stock)))
+        for p in range(n):
+            won = [(names[q], c) for t in self.won[p] for q, c in t]
+            if teacher:
+                piles.append(Pile(f"Won by {names[p]}", won))
+            else:                                 # won cards lie face down (S7-4.4)
+                piles.append(Pile(f"Won by {names[p]}", [], count=len(won)))
+        legal = list(self.legal_actions()) if self._cp >= 0 and player in (None, self._cp) else []
+        term = self._cp == TERMINAL
+        return View(g.name, g.title, player, seats, piles, self.status(), self._cp if self._cp >= 0 else None,
+                    term, self.result_text() if term else "", legal)
+
+    def round_text(self, r: dict) -> str:
+        sn = self.game.side_names()
+        body = ", ".join(f"{sn[s]} {c}" for s, c in enumerate(r["counters"]))
+        if r["winner"] is None:
+            return f"round {r['round']}: {body} counters — nobody wins the round"
+        w = sn[r["winner"]]
+        unit = "point" if r["points"] == 1 else "points"
+        if r["why"] == "four":
+            return f"round {r['round']}: {w} held four equal cards and won at once, +{r['points']} {unit}"
+        tie = " (the tie goes to the last trick)" if r["why"] == "last trick" else ""
+        return f"round {r['round']}: {body} counters — {w} wins the round{tie}, +{r['points']} {unit}"
+
+    def status(self) -> str:
+        names = self.game.player_names()
+        if self._cp == CHANCE:
+            return f"Round {self.round_no + 1}: {names[self.dealer]} is about to deal."
+        if self._cp == TERMINAL:
+            return self.result_text()
+        p = names[self._cp]
+        prefix = ""
+        if not self.trick and self.last_trick is None and self.rounds:
+            prefix = f"Last {self.round_text(self.rounds[-1])}. "
+        if self.deciding:
+            return (f"{p} may continue the trick with a card equal to {self.first.label}, or end it "
+                    f"(it is held by {names[self.holder]}).")
+        if not self.trick:
+            return f"{prefix}Round {self.round_no}: {p} leads."
+        return f"{p} answers (first card {self.first.label}, held by {names[self.holder]})."
+
+    def result_text(self) -> str:
+        sn = self.game.side_names()
+        if not self.rounds:
+            return ""
+        if self.game.options["match"] == "round":
+            return self.round_text(self.rounds[-1])[0].upper() + self.round_text(self.rounds[-1])[1:] + "."
+        pts = ", ".join(f"{sn[s]} {v}" for s, v in enumerate(self.points))
+        best = max(self.points)
+        w = [s for s in range(self.sides) if self.points[s] == best]
+        verb = "win" if self.n == 4 else "wins"
+        return f"{sn[w[0]]} {verb} the game after {len(self.rounds)} rounds: {pts} points."
+
+    def describe(self, action, after: State | None = None) -> str:
+        names = self.game.player_names()
+        if action.__class__ is Deal:
+            n = self.n
+            lead = names[(self.dealer + 1) % n]
+            line = (f"Round {self.round_no + 1}: {names[self.dealer]} deals {HAND} cards to each player; "
+                    f"{len(action.cards) - HAND * n} cards form the stock. {lead} leads.")
+            after = after if after is not None else self._peek_deal(action)
+            if after is not None and len(after.rounds) > len(self.rounds):
+                line += " " + self._four_text(after)
+            return line
+        p = self._cp
+        who = names[p]
+        if after is None:
+            after = self._copy()
+            after._apply(action)
+        if action.card is None:
+            line = f"{who} ends the trick [S7-2.5]."
+        else:
+            card = action.card
+            if not self.trick:
+                line = f"{who} leads {card.label}."
+            elif self.deciding:
+                line = f"{who} continues the trick with {card.label} [S7-2.2]."
+            else:
+                eq, rule = equal_to(self.first, card, self.game.options["eights_wild"])
+                if eq:
+                    how = "equal" if card.rank == self.first.rank else f"a {card.rank} counts as {self.first.rank}"
+                    line = f"{who} answers {card.label}: {how}, it beats [{rule}]."
+                else:
+                    line = f"{who} answers {card.label}: it does not beat [{rule}]."
+        # what follows from it
+        if after.last_trick is not None and after.last_trick is not self.last_trick:
+            tk, w, v = after.last_trick
+            why = "" if action.card is None else self._no_continue(action.card)
+            line += f" {names[w]} takes the trick{why}: {len(tk)} cards, {v} counters [S7-2.4]."
+            drawn = len(self.stock) - len(after.stock)
+            if drawn:
+                first = w if self._winner_draws else self.leader
+                k = drawn // self.n
+                line += f" {names[first]} draws first, {k} card{'s' if k > 1 else ''} each [S7-3.1]."
+        elif after.deciding and (not self.deciding or after._cp != p):
+            line += f" {names[after._cp]} may continue the trick or end it."
+        if len(after.rounds) > len(self.rounds):
+            r = after.rounds[-1]
+            if r["why"] == "four":
+                line += " " + self._four_text(after)
+            else:
+                text = after.round_text(r)
+                line += f" {names[after.last_trick[1]]} adds 10 for the last trick [S7-4.2]. " \
+                        f"{text[0].upper()}{text[1:]} [S7-5]."
+            if after._cp == TERMINAL and self.game.options["match"] == "game":
+                line += " " + after.result_text()
+        return line
+
+    def _no_continue(self, card: Card) -> str:
+        """Why the leader did not get the choice to continue after `card` completed a round."""
+        if not self.trick or self.deciding:
+            return ""
+        names = self.game.player_names()
+        ld = self.leader
+        hand = self.hands[ld]
+        if not hand:
+            return ""
+        holder = self._cp if self.eqrow[card.index] else self.holder
+        if self._only_beaten and self.side(holder) == self.side(ld):
+            return f" ({names[ld]} holds it and may continue only after being beaten [S7-7.1])"
+        if self._side_continues:
+            return ""
+        cards = " ".join(c.label for c in hand)
+        return f" ({names[ld]} cannot continue, holding only {cards} [S7-2.3])"
+
+    def _peek_deal(self, deal):
+        try:
+            c = self._copy()
+            c._deal(deal)
+            return c
+        except Exception:  # a malformed deal is reported by apply, not here
+            return None
+
+    def _four_text(self, after) -> str:
+        r = after.rounds[-1]
+        if r["why"] != "four":
+            return ""
+        names = self.game.player_names()
+        q = r["four"]
+        rank = after.hands[q][0].rank
+        sn = self.game.side_names()
+        return (f"{names[q]} holds four {RANK_PLURAL[rank]} and wins the round at once: {sn[r['winner']]} "
+                f"+{r['points']} [S7-7.3].")
+
+
+Sieben.State = SiebenState
+GAME = Sieben
+
+
+# --- tables generated from the engine ----------------------------------------------------------------
+def beats_table(opts: dict) -> Table:
+    w = opts["eights_wild"]
+    p = PIQUET32.parse
+    rows = []
+    for label, led in (("a 10 (or any rank but 7 and 8)", p("10H")), ("an 8", p("8H")), ("a 7", p("7H"))):
+        row = [f"{label} led"]
+        for card in (p(led.rank + "S"), p("7S"), p("8S"), p("KS")):
+            eq, rule = equal_to(led, card, w)
+            row.append(f"{'beats' if eq else 'does not beat'} ({rule})")
+        rows.append(row)
+    return Table(["first card \\ answered with", "the same rank", "a 7", "an 8", "another rank (e.g. a King)"],
+                 rows, "Which answer beats (counts as equal to the first card), under the options in force")
+
+
+def points_table(opts: dict) -> Table:
+    rows = []
+    if opts["score_difference"]:
+        rows.append(["won the round (more counters)", "the difference of the counters, e.g. 60 − 30 = 30"])
+        if opts["four_of_a_kind"]:
+            rows.append(["four equal cards in hand (variation)", "90 (as if the winner took every counter)"])
+        return Table(["result of the round", "points for the winner"], rows,
+                     f"Game points per round; {opts['difference_target']} points win the game")
+    if opts["round_points"] == "traditional":
+        rows += [["won the round (50 counters or more)", "1"],
+                 ["… and the losers took no Ace and no Ten", "2"],
+                 ["… and the losers took no trick at all", "3"]]
+    else:
+        rows.append(["won the round (50 counters or more)", "1"])
+    if opts["four_of_a_kind"]:
+        rows.append(["four equal cards in hand (variation)", "4"])
+    return Table(["result of the round", "game points for the winner"], rows,
+                 f"Game points per round; {opts['target']} points win the game (a tie plays on)")
+
+
+# --- bots ------------------------------------------------------------------------------------------
+class RuleBot:
+    """A rule-based player: beats only tricks worth having, keeps its 7s for valuable tricks, continues a
+    trick only to win it back when it is worth it (never into a likely loss: not when its own side already
+    holds the trick), leads cards it can defend, and throws worthless cards."""
+    name = "rule-based"
+
+    def __init__(self, seed: int = 0):
+        self.rng = Rng(seed)
+
+    @staticmethod
+    def _throw_cost(c: Card, hand) -> float:
+        cost = COUNTER[c.index] * 1.0
+        if c.rank == "7":
+            cost += 8
+        cost += 0.5 * sum(1 for x in hand if x is not c and x.rank == c.rank)   # pairs help to continue
+        return cost
+
+    def choose(self, state: SiebenState):
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        me = state.current_player
+        hand = state.hands[me]
+        side = state.side
+        if state.deciding:
+            value = sum(COUNTER[c.index] for _, c in state.trick)
+            final = not state.stock and all(len(h) <= 1 for h in state.hands)
+            if side(state.holder) == side(me):
+                return STOP                               # we hold it: do not continue into a possible loss
+            if value == 0 and not (not state.stock and all(len(h) <= 2 for h in state.hands)) and not final:
+                return STOP
+            conts = [a for a in legal if a.card is not None]
+            plain = [a for a in conts if a.card.rank != "7" and COUNTER[a.card.index] == 0]
+            if plain:
+                return plain[0]
+            sevens = [a for a in conts if a.card.rank == "7"]
+            if value >= 20 or final or (value >= 10 and not plain and len(sevens) < len(conts)):
+                return min(conts, key=lambda a: (a.card.rank == "7", COUNTER[a.card.index], a.text))
+            if value >= 10 and sevens:
+                return sevens[0]
+            return STOP
+        if not state.trick:                               # leading
+            def lead_cost(a):
+                c = a.card
+                same = sum(1 for x in hand if x is not c and x.rank == c.rank)
+                sevens = sum(1 for x in hand if x is not c and x.rank == "7")
+                cost = 0.0
+                if COUNTER[c.index]:
+                    cost += 6 if same + sevens == 0 else 2
+                if c.rank == "7":
+                    cost += 9
+                cost -= same
+                return cost + self.rng.below(100) / 1000
+            return min(legal, key=lead_cost)
+        eq = state.eqrow
+        value = sum(COUNTER[c.index] for _, c in state.trick)
+        if not state.stock and all(len(h) <= 1 for h in state.hands):
+            value += LAST_TRICK                           # probably the last trick of the round
+        mine = side(state.holder) == side(me)
+        beaters = [a for a in legal if eq[a.card.index]]
+        others = [a for a in legal if not eq[a.card.index]]
+        if not mine and beaters and value >= 10:
+            plain = [a for a in beaters if a.card.rank != "7"]
+            if plain:
+                return min(plain, key=lambda a: (COUNTER[a.card.index], a.text))
+            if value >= 10:
+                return beaters[0]                         # a 7 for a valuable trick
+        if mine and state.n == 4 and state.pending == 1 and state.holder == (me + 2) % 4 and \
+                state.leader == state.holder:
+            # our side holds the trick and I play last in this round: add a counter ("smear")
+            smear = [a for a in others if COUNTER[a.card.index]]
+            if smear:
+                return smear[0]
+        pool = others or legal
+        return min(pool, key=lambda a: (self._throw_cost(a.card, hand), a.text))

@@ -1,0 +1,54 @@
+"""The Sieben page (notebooks/sieben.ipynb) in the Voilà site, in headless Chromium: it becomes interactive,
+shows no error, makes no request off this machine, steps through the worked example, and lets a visitor
+play a card and end a trick."""
+from __future__ import annotations
+
+import pytest
+from playwright import sync_api
+from site_server import launch_chromium, page_ready_time, record_external_requests, running_site
+
+
+@pytest.fixture(scope="module")
+def page():
+    with running_site() as base, sync_api.sync_playwright() as pw:
+        browser = launch_chromium(pw)
+        context = browser.new_context(viewport={"width": 1100, "height": 1000})
+        pg = context.new_page()
+        external = record_external_requests(pg)
+        errors: list[str] = []
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        ready = page_ready_time(pg, f"{base}/voila/render/sieben.ipynb")
+        pg.ready, pg.external, pg.errors = ready, external, errors
+        yield pg
+        context.close()
+        browser.close()
+
+
+def test_the_page_becomes_interactive_without_errors(page):
+    assert 0 < page.ready < 60
+    assert page.errors == []
+    assert "Traceback" not in page.inner_text("body")
+    assert page.locator('[data-mime-type*="stderr"], [data-mime-type*="error"]').count() == 0
+    assert page.external == []
+    body = page.inner_text("body")
+    for words in ("Sieben (Sedma)", "S7-6", "Nur gleichwertige Karten stechen!", "Continue only after being beaten",
+                  "Three and four players"):
+        assert words in body
+
+
+def test_step_through_the_worked_example(page):
+    replay = page.locator(".widget-vbox", has_text="Anna und Bert: the source's worked example").first
+    replay.locator("button", has_text="▶|").first.click()
+    page.wait_for_timeout(800)
+    text = replay.inner_text()
+    assert "Bert kann nicht verlängern" in text and "won by Anna, 30 counters" in text
+
+
+def test_play_a_card_against_the_bots(page):
+    table = page.locator(".ck-play").first
+    assert table.locator(".ck-card").count() == 4
+    table.locator(".ck-card").first.click()
+    page.wait_for_timeout(1500)
+    log = table.locator(".ck-log").inner_text()
+    assert "Bert leads" in log
+    assert "Traceback" not in page.inner_text("body") and page.errors == []
