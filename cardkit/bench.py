@@ -40,10 +40,11 @@ def engine_throughput(name: str, options: dict, seconds: float = 2.0) -> dict:
             "decisions_per_game": decisions / games}
 
 
-def page_times(pages=("index.ipynb", "magische7.ipynb"), repeats: int = 3) -> dict:
+def page_times(pages=None, repeats: int = 3) -> dict:
     """Seconds until each page's widgets are interactive, beside the one-button baseline, same server."""
     from .site import launch_chromium, page_ready_time, running_site
     from playwright.sync_api import sync_playwright
+    pages = pages or ["index.ipynb"] + [f"{name}.ipynb" for name in cardkit.GAMES]
     out: dict = {}
     with running_site() as base, sync_playwright() as pw:
         browser = launch_chromium(pw)

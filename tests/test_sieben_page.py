@@ -37,7 +37,8 @@ def test_the_page_becomes_interactive_without_errors(page):
 
 
 def test_step_through_the_worked_example(page):
-    replay = page.locator(".widget-vbox", has_text="Anna und Bert: the source's worked example").first
+    replay = page.locator(".ck-replay", has_text="Anna und Bert: the source's worked example").first
+    replay.locator("button", has_text="Step through").first.click()
     replay.locator("button", has_text="▶|").first.click()
     page.wait_for_timeout(800)
     text = replay.inner_text()

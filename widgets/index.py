@@ -8,7 +8,7 @@ import ipywidgets as w
 import cardkit
 from cardkit import CardkitError
 
-from .render import CSS
+from .render import Box, Button, HTML, shared
 from .rules import rule_html
 
 PLANNED = ["24", "Vingt-et-un", "Faro", "Bakkarat", "Écarté", "Whist"]
@@ -22,7 +22,7 @@ def GameIndex() -> w.HTML:
     todo = ", ".join(p for p in PLANNED if p.split(" ")[0].lower() not in
                      " ".join(g["title"].lower() for g in cardkit.list_games()))
     planned = f"<p><small>Still to come: {escape(todo)}.</small></p>" if todo else ""
-    return w.HTML(f"{CSS}<ul class='ck-games'>{items}</ul>{planned}")
+    return HTML(f"<ul class='ck-games'>{items}</ul>{planned}")
 
 
 class RuleFinder(w.VBox):
@@ -33,19 +33,19 @@ class RuleFinder(w.VBox):
         self.game = w.Dropdown(options=[(g["title"], n) for n, g in games.items()], description="game")
         self.rule = w.Text(value=value, placeholder="a rule ID, e.g. M7-4", description="rule",
                            continuous_update=False)
-        self.out = w.HTML()
+        self.out = HTML()
         self.rule.observe(lambda _: self.show(), names="value")
         self.game.observe(lambda _: self.show(), names="value")
-        super().__init__([w.HBox([self.game, self.rule]), self.out])
+        super().__init__([Box([self.game, self.rule]), self.out], layout=shared("layout"))
         self.show()
 
     def show(self) -> None:
         rid = self.rule.value.strip().upper()
         if not rid:
             book = cardkit.load_game(self.game.value).rulebook
-            self.out.value = f"{CSS}<small>Rule IDs: {escape(', '.join(book.ids()))}</small>"
+            self.out.value = f"<small>Rule IDs: {escape(', '.join(book.ids()))}</small>"
             return
         try:
             self.out.value = rule_html(self.game.value, rid, children=False)
         except CardkitError as e:
-            self.out.value = f"{CSS}<div class='ck-error'>{escape(str(e))}</div>"
+            self.out.value = f"<div class='ck-error'>{escape(str(e))}</div>"

@@ -13,7 +13,7 @@ import ipywidgets as w
 import cardkit
 from cardkit import CardkitError, IllegalActionError
 
-from .render import CSS, view_html
+from .render import Box, Button, HTML, shared, view_html
 
 _CARD_COLORS = {"red": "#c62828", "black": "#212121", "purple": "#6a1b9a"}
 
@@ -32,36 +32,66 @@ def option_controls(game_cls, values: dict, only=None) -> dict:
 
 
 class PlayTable(w.VBox):
-    """A table where one human seat plays against bots: click a card; an illegal try shows the rule."""
+    """A table where one human seat plays against bots: click a card; an illegal try shows the rule.
+
+    Few widget models are made (each costs the page load time): the card buttons are a pool reused
+    from move to move and share their layout and styles, and the option dropdowns are built only
+    when the visitor opens them."""
 
     def __init__(self, game: str, human: int = 0, bot: str = "rule-based", seed: int | None = None,
                  show_options: bool = True, **options):
         self.game_name, self.human, self._seed = game, human, seed
         cls = cardkit.game_class(game)
-        self._controls = option_controls(cls, options) if show_options else {}
         self._fixed = options
-        bots = list(cls(**options).bots())
-        self._bot = w.Dropdown(options=bots, value=bot if bot in bots else bots[0], description="opponents",
-                               layout=w.Layout(width="auto"))
-        new = w.Button(description="New game", button_style="primary", tooltip="deal a new game with these options")
+        self._bots = list(cls(**options).bots())
+        self._bot_name = bot if bot in self._bots else self._bots[0]
+        self._controls: dict = {}
+        self._settings = w.HBox(layout=shared("wrap"))
+        buttons = []
+        if show_options:
+            opt = Button(description="Options…", tooltip="the rule options (every disputed reading) and the bots")
+            opt.on_click(lambda _: self.show_options())
+            buttons.append(opt)
+        players = next((o for o in cls.option_specs if o.name == "players"), None)
+        self._players = None
+        if players is not None and len(players.choices) > 1:   # the player count is always at hand
+            self._players = w.ToggleButtons(options=[(f"{n} players", n) for n in players.choices],
+                                            value=options.get("players", players.default),
+                                            style={"button_width": "auto"}, tooltip="a new game with this many players")
+            self._players.observe(lambda _: self.new_game(), names="value")
+            buttons.append(self._players)
+        new = Button(description="New game", button_style="primary", tooltip="deal a new game with these options")
         new.on_click(lambda _: self.new_game())
-        self._undo = w.Button(description="Undo", tooltip="take back your last move (and the bots' replies)")
+        self._undo = Button(description="Undo", tooltip="take back your last move (and the bots' replies)")
         self._undo.on_click(lambda _: self.undo())
-        self._table = w.HTML()
-        self._hand = w.HBox(layout=w.Layout(flex_flow="row wrap", grid_gap="4px"))
-        self._actions = w.HBox(layout=w.Layout(flex_flow="row wrap", grid_gap="4px"))
-        self._msg = w.HTML()
-        self._log = w.HTML()
-        settings = w.HBox(list(self._controls.values()) + [self._bot], layout=w.Layout(flex_flow="row wrap"))
-        super().__init__([settings, w.HBox([new, self._undo]), self._table,
-                          w.HTML("<b>Your hand</b> (click a card to play it):"), self._hand, self._actions,
-                          self._msg, self._log])
+        self._table = HTML()
+        self._card_layout = w.Layout(width="60px", height="84px", border="1px solid #555", padding="0")
+        self._card_styles: dict = {}
+        self._pool: list[w.Button] = []
+        self._hand = w.HBox(layout=shared("wrap"))
+        self._actions = w.HBox(layout=shared("wrap"))
+        self._msg = HTML()
+        self._log = HTML()
+        super().__init__([self._settings, Box(buttons + [new, self._undo]), self._table, self._hand,
+                          self._actions, self._msg, self._log])
         self.add_class("ck-play")
         self.new_game()
 
+    def show_options(self) -> None:
+        """Build the option dropdowns (once) and show them."""
+        if not self._controls:
+            self._controls = {k: c for k, c in option_controls(cardkit.game_class(self.game_name),
+                                                                self.game.options).items() if k != "players"}
+            self._bot = w.Dropdown(options=self._bots, value=self._bot_name, description="opponents",
+                                   layout=w.Layout(width="auto"))
+            self._bot.observe(lambda ch: setattr(self, "_bot_name", ch["new"]), names="value")
+            self._settings.children = list(self._controls.values()) + [self._bot]
+
     # game flow --------------------------------------------------------------------------------------
     def new_game(self, seed: int | None = None) -> None:
-        opts = {**self._fixed, **{k: c.value for k, c in self._controls.items()}}
+        opts = {**self._fixed, **{k: c.value for k, c in self._controls.items() if k != "players"}}
+        if self._players is not None:
+            opts["players"] = self._players.value
         try:
             self.game = cardkit.load_game(self.game_name, **opts)
         except CardkitError as e:
@@ -71,7 +101,7 @@ class PlayTable(w.VBox):
         self.state = self.game.new_state(seed=seed)
         self._seed = None  # the given seed is for the first game only
         factories = self.game.bots()
-        self.bots = {p: factories[self._bot.value](seed=1000 + p) for p in range(self.game.num_players)
+        self.bots = {p: factories[self._bot_name](seed=1000 + p) for p in range(self.game.num_players)
                      if p != self.human}
         self._checkpoints: list[int] = []
         # the deal is narrated from the state before it (a blank state), as every action is
@@ -127,17 +157,23 @@ class PlayTable(w.VBox):
 
     # display --------------------------------------------------------------------------------------
     def _show_error(self, text: str) -> None:
-        self._msg.value = f"{CSS}<div class='ck-error' role='alert'>{escape(text)}</div>"
+        self._msg.value = f"<div class='ck-error' role='alert'>{escape(text)}</div>"
 
     def _card_button(self, i: int, card) -> w.Button:
-        b = w.Button(description=card.label, tooltip=card.name,
-                     layout=w.Layout(width="60px", height="84px", border="1px solid #555", padding="0"))
-        b.style.button_color = "#fffdf7"
-        b.style.font_weight = "bold"
-        b.style.font_size = "20px" if len(card.label) <= 3 else "12px"
-        b.style.text_color = _CARD_COLORS.get(card.color, "#212121")
-        b.add_class("ck-card")
-        b.on_click(lambda _, i=i: self._click_card(i))
+        """Button i of the pool, showing `card` (buttons are made once and reused)."""
+        while len(self._pool) <= i:
+            b = w.Button(layout=self._card_layout)
+            b.add_class("ck-card")
+            b.on_click(lambda _, i=len(self._pool): self._click_card(i))
+            self._pool.append(b)
+        big = len(card.label) <= 3
+        key = (card.color, big)
+        if key not in self._card_styles:
+            self._card_styles[key] = w.ButtonStyle(button_color="#fffdf7", font_weight="bold",
+                                                   font_size="20px" if big else "12px",
+                                                   text_color=_CARD_COLORS.get(card.color, "#212121"))
+        b = self._pool[i]
+        b.description, b.tooltip, b.style = card.label, card.name, self._card_styles[key]
         return b
 
     def _click_card(self, i: int) -> None:
@@ -151,7 +187,8 @@ class PlayTable(w.VBox):
     def _refresh(self) -> None:
         s = self.state
         view = s.view(self.human)
-        self._table.value = view_html(view, bottom=self.human, hand_elsewhere=True)
+        self._table.value = view_html(view, bottom=self.human, hand_elsewhere=True) + \
+            "<b>Your hand</b> (click a card to play it):"
         my_turn = s.current_player == self.human
         hand = view.seats[self.human].hand
         self._hand.children = [self._card_button(i, c) for i, c in enumerate(hand)]
@@ -160,11 +197,11 @@ class PlayTable(w.VBox):
         other = [a for a in view.legal if a.card is None]
         buttons = []
         for a in other:
-            b = w.Button(description=a.label, button_style="info")
+            b = Button(description=a.label, button_style="info")
             b.add_class("ck-action")
             b.on_click(lambda _, t=a.text: self.play(t))
             buttons.append(b)
         self._actions.children = buttons
         self._undo.disabled = not any(c < len(s.history) for c in self._checkpoints)
         lines = "".join(f"<li>{escape(x)}</li>" for x in self._lines[-14:])
-        self._log.value = f"{CSS}<details open><summary>Game log</summary><ol class='ck-log' start='{max(1, len(self._lines) - 13)}'>{lines}</ol></details>"
+        self._log.value = f"<details open><summary>Game log</summary><ol class='ck-log' start='{max(1, len(self._lines) - 13)}'>{lines}</ol></details>"

@@ -3,7 +3,35 @@ from __future__ import annotations
 
 from html import escape
 
+import ipywidgets as w
+from ipywidgets.widgets.widget_string import HTMLStyle
+
 from cardkit.svg import card_svg
+
+_SHARED: dict = {}
+
+
+def shared(kind: str):
+    """One Layout / HTMLStyle / ButtonStyle model shared by every widget that leaves it as it is: each
+    model is one more thing the page must load before it is interactive."""
+    if kind not in _SHARED:
+        _SHARED[kind] = {"layout": w.Layout, "html": HTMLStyle, "button": w.ButtonStyle,
+                         "wrap": lambda: w.Layout(flex_flow="row wrap")}[kind]()
+    return _SHARED[kind]
+
+
+def HTML(value: str = "") -> w.HTML:
+    return w.HTML(value, layout=shared("layout"), style=shared("html"))
+
+
+def Button(**kw) -> w.Button:
+    kw.setdefault("layout", shared("layout"))
+    kw.setdefault("style", shared("button"))
+    return w.Button(**kw)
+
+
+def Box(children=(), vertical: bool = False):
+    return (w.VBox if vertical else w.HBox)(list(children), layout=shared("layout"))
 
 CSS = """<style>
 .ck-table{font-family:sans-serif;border:1px solid #ccc;border-radius:8px;padding:8px;background:#f3f7f1;max-width:980px}
@@ -24,6 +52,19 @@ CSS = """<style>
 .ck-table table, table.ck-table{border-collapse:collapse}
 table.ck-table td, table.ck-table th{border:1px solid #ccc;padding:3px 6px;font-size:13px}
 </style>"""
+
+
+def use_css() -> None:
+    """Put the kit's style sheet on the page once (as the first output of the first widgets cell):
+    every widget's HTML relies on it instead of carrying its own copy."""
+    try:
+        from IPython import get_ipython
+        from IPython.display import HTML as _HTML, display
+    except ImportError:
+        return
+    if get_ipython() is not None and not _SHARED.get("css"):
+        _SHARED["css"] = True
+        display(_HTML(CSS))
 
 
 def cards_html(cards, width: int = 44) -> str:
@@ -66,7 +107,7 @@ def view_html(view, hide_seats=(), width: int = 44, bottom: int | None = None, h
     last = [s for s in seats[-1:] if s.player not in hide_seats]
     main_piles = [p for p in view.piles if not p.name.startswith("Won by")]
     won = [p for p in view.piles if p.name.startswith("Won by")]
-    parts = [CSS, "<div class='ck-table'>"]
+    parts = ["<div class='ck-table'>"]
     parts += [seat_html(s, width) for s in top]
     parts.append("<div class='ck-piles'>" + "".join(pile_html(p, width) for p in main_piles) + "</div>")
     parts += [seat_html(s, width, hand_elsewhere and bottom is not None) for s in last]

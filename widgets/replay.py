@@ -9,7 +9,7 @@ import ipywidgets as w
 import cardkit
 from cardkit import CardkitError, Record
 
-from .render import CSS, view_html
+from .render import Box, Button, HTML, shared, view_html
 
 
 def replay_states(record: Record, **override):
@@ -34,6 +34,20 @@ def replay_states(record: Record, **override):
     return states, lines, error
 
 
+def final_state(record: Record, **override):
+    """(the state the record reaches under `override`, or the last state before it fails; error text)."""
+    try:
+        state = record.load_game(**override).blank_state()
+    except CardkitError as e:
+        return None, str(e)
+    for i, text in enumerate(record.actions):
+        try:
+            state.apply(state.parse_action(text))
+        except CardkitError as e:
+            return state, f"Under these options the record stops at step {i + 1} ({text[:30]}): {e}"
+    return state, ""
+
+
 def load_record(game_or_record, example: str | None = None) -> Record:
     if isinstance(game_or_record, Record):
         return game_or_record
@@ -41,36 +55,55 @@ def load_record(game_or_record, example: str | None = None) -> Record:
 
 
 class Replay(w.VBox):
-    """Replay a record (or a game's example by name) from the teacher's view (everything shown)."""
+    """Replay a record (or a game's example by name) from the teacher's view (everything shown).
 
-    def __init__(self, record, example: str | None = None, viewer: int | None = None, **override):
+    With ``lazy=True`` the page first shows the dealt cards and a "Step through" button, and builds the
+    controls on the first click: a page with several examples loads with far fewer widgets."""
+
+    def __init__(self, record, example: str | None = None, viewer: int | None = None, lazy: bool = False,
+                 **override):
         self.record = load_record(record, example)
         self.viewer = viewer
-        self._first = w.Button(description="|◀", tooltip="to the start", layout=w.Layout(width="44px"))
-        self._prev = w.Button(description="◀", tooltip="one step back", layout=w.Layout(width="44px"))
-        self._next = w.Button(description="▶", tooltip="one step forward", layout=w.Layout(width="44px"))
-        self._last = w.Button(description="▶|", tooltip="to the end", layout=w.Layout(width="44px"))
+        self._override = override
+        desc = escape(self.record.meta.get("description", ""))
+        self._head = f"<b>{escape(self.record.title)}</b><br><small>{desc}</small>"
+        self._narr = HTML()
+        super().__init__([self._narr], layout=shared("layout"))
+        self.add_class("ck-replay")
+        if lazy:
+            preview, _ = final_state(Record(self.record.game, self.record.options, self.record.actions[:1]),
+                                     **override)
+            self._narr.value = self._head + (view_html(preview.view(viewer)) if preview is not None else "")
+            start = Button(description="Step through ▸", tooltip="step forward and back through this game")
+            start.on_click(lambda _: self.start())
+            self.children = [start, self._narr]
+        else:
+            self.start()
+
+    def start(self) -> None:
+        """Build the step controls (once) and show the first dealt position."""
+        if hasattr(self, "_slider"):
+            return
+        nav = w.Layout(width="44px")
+        self._first = Button(description="|◀", tooltip="to the start", layout=nav)
+        self._prev = Button(description="◀", tooltip="one step back", layout=nav)
+        self._next = Button(description="▶", tooltip="one step forward", layout=nav)
+        self._last = Button(description="▶|", tooltip="to the end", layout=nav)
         self._slider = w.IntSlider(min=0, max=0, description="step", continuous_update=True,
                                    layout=w.Layout(width="420px"))
-        self._narr = w.HTML()
-        self._table = w.HTML()
         self._first.on_click(lambda _: self.go(0))
         self._prev.on_click(lambda _: self.go(self._slider.value - 1))
         self._next.on_click(lambda _: self.go(self._slider.value + 1))
         self._last.on_click(lambda _: self.go(self._slider.max))
         self._slider.observe(lambda ch: self._show(ch["new"]), names="value")
-        title = escape(self.record.title)
-        desc = escape(self.record.meta.get("description", ""))
-        super().__init__([w.HTML(f"{CSS}<b>{title}</b><br><small>{desc}</small>"),
-                          w.HBox([self._first, self._prev, self._slider, self._next, self._last]),
-                          self._narr, self._table])
-        self.set_options(**override)
+        self.children = [Box([self._first, self._prev, self._slider, self._next, self._last]), self._narr]
+        self.set_options(**self._override)
         if len(self.states) > 1 and self.record.actions[0].startswith("deal:"):
             self.go(1)   # open on the dealt cards, not on an empty table
 
     def set_options(self, **override) -> None:
         """Replay the same record under other options (e.g. another reading of a conflict)."""
-        self.override = override
+        self.override = self._override = override
         self.states, self.lines, self.error = replay_states(self.record, **override)
         keep = min(self._slider.value, max(0, len(self.states) - 1))
         self._slider.max = max(0, len(self.states) - 1)
@@ -85,12 +118,13 @@ class Replay(w.VBox):
         return self.states[self._slider.value] if self.states else None
 
     def _show(self, step: int) -> None:
+        """Title, narration and table in one HTML widget (one model less per replay on the page)."""
         if not self.states:
-            self._narr.value = f"<div class='ck-error'>{escape(self.error)}</div>"
+            self._narr.value = f"{self._head}<div class='ck-error'>{escape(self.error)}</div>"
             return
         step = max(0, min(step, len(self.states) - 1))
         n = len(self.states) - 1
         line = "Before the first action." if step == 0 else self.lines[step - 1]
         err = f"<div class='ck-error'>{escape(self.error)}</div>" if self.error and step == n else ""
-        self._narr.value = f"{CSS}<div class='ck-narration' aria-live='polite'><b>Step {step}/{n}:</b> {escape(line)}</div>{err}"
-        self._table.value = view_html(self.states[step].view(self.viewer))
+        self._narr.value = (f"{self._head}<div class='ck-narration' aria-live='polite'><b>Step {step}/{n}:</b> "
+                            f"{escape(line)}</div>{err}{view_html(self.states[step].view(self.viewer))}")

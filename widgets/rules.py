@@ -4,12 +4,13 @@ from __future__ import annotations
 from html import escape
 
 import ipywidgets as w
+from IPython.display import HTML
 
 import cardkit
 from cardkit import CardkitError
 
-from .render import CSS
-from .replay import Replay, replay_states
+from .render import Box, Button, HTML, shared
+from .replay import Replay, final_state
 
 
 def rule_html(game: str, rule_id: str, children: bool = True) -> str:
@@ -18,12 +19,12 @@ def rule_html(game: str, rule_id: str, children: bool = True) -> str:
     rules = [book.rule(rule_id)]
     if children:
         rules += [r for r in book.rules if r.id.startswith(rule_id + ".")]
-    return CSS + "".join(book.rule_html(r) for r in rules)
+    return "".join(book.rule_html(r) for r in rules)
 
 
-def Rules(game: str, *rule_ids: str, children: bool = True) -> w.HTML:
-    """One or more rules as a (static) HTML widget."""
-    return w.HTML("".join(rule_html(game, r, children) for r in rule_ids))
+def Rules(game: str, *rule_ids: str, children: bool = True) -> HTML:
+    """One or more rules as static HTML output (not a widget: no model for the page to load)."""
+    return HTML("".join(rule_html(game, r, children) for r in rule_ids))
 
 
 def result_summary(state) -> str:
@@ -41,26 +42,37 @@ class RuleCard(w.VBox):
         book = cardkit.load_game(game, **options).rulebook
         self.rule = rule = book.rule(rule_id)
         example = example or rule.example
-        parts: list = [w.HTML(rule_html(game, rule_id, children))]
+        text = rule_html(game, rule_id, children)
+        parts: list = []
         self.replay = None
         if rule.readings and rule.option and example:
             self.record = cardkit.load_example(game, example)
             cmp = []
             for rd in rule.readings:
-                states, _, err = replay_states(self.record, **{**options, rule.option: rd.value})
-                res = result_summary(states[-1] if states else None)
+                final, err = final_state(self.record, **{**options, rule.option: rd.value})
+                res = result_summary(final)
                 cmp.append(f"<div><b>{escape(rd.label)}</b><br><code>{escape(rule.option)}={escape(repr(rd.value))}"
                            f"</code><br>{escape(res)}{'<br><small>' + escape(err) + '</small>' if err else ''}</div>")
-            parts.append(w.HTML(f"{CSS}<p><b>The example “{escape(self.record.title)}” under each reading:</b></p>"
-                                f"<div class='ck-reading-cmp'>{''.join(cmp)}</div>"))
-            self.switch = w.ToggleButtons(options=[(rd.label, rd.value) for rd in rule.readings],
-                                          value=rule.default if any(r.value == rule.default for r in rule.readings)
-                                          else rule.readings[0].value,
-                                          description="reading", style={"button_width": "auto"})
-            self.replay = Replay(self.record, **{**options, rule.option: self.switch.value})
-            self.switch.observe(lambda ch: self.replay.set_options(**{**options, rule.option: ch["new"]}), names="value")
-            parts += [self.switch, self.replay]
-        super().__init__(parts)
+            text += (f"<p><b>The example “{escape(self.record.title)}” under each reading:</b></p>"
+                     f"<div class='ck-reading-cmp'>{''.join(cmp)}</div>")
+            self._options = options
+            self._open = Button(description="Step through it ▸", tooltip="replay the example under either reading")
+            self._open.on_click(lambda _: self.step_through())
+            parts.append(self._open)
+        super().__init__([HTML(text)] + parts, layout=shared("layout"))
+
+    def step_through(self) -> None:
+        """Show the reading switch and the replay (built on first use: fewer widgets on page load)."""
+        if self.replay is not None:
+            return
+        rule, options = self.rule, self._options
+        self.switch = w.ToggleButtons(options=[(rd.label, rd.value) for rd in rule.readings],
+                                      value=rule.default if any(r.value == rule.default for r in rule.readings)
+                                      else rule.readings[0].value,
+                                      description="reading", style={"button_width": "auto"})
+        self.replay = Replay(self.record, **{**options, rule.option: self.switch.value})
+        self.switch.observe(lambda ch: self.replay.set_options(**{**options, rule.option: ch["new"]}), names="value")
+        self.children = [self.children[0], self.switch, self.replay]
 
 
 class RuleTable(w.VBox):
@@ -70,16 +82,17 @@ class RuleTable(w.VBox):
         from .play import option_controls
         self.game_name, self.table_name, self.fixed = game, table, fixed
         self.controls = option_controls(cardkit.game_class(game), fixed, only=options)
-        self.out = w.HTML()
+        self.out = HTML()
         for c in self.controls.values():
             c.observe(lambda _: self.refresh(), names="value")
-        super().__init__([w.HBox(list(self.controls.values()), layout=w.Layout(flex_flow="row wrap")), self.out])
+        super().__init__([w.HBox(list(self.controls.values()), layout=shared("wrap")), self.out],
+                         layout=shared("layout"))
         self.refresh()
 
     def refresh(self) -> None:
         opts = {**self.fixed, **{k: c.value for k, c in self.controls.items()}}
         try:
             t = cardkit.load_game(self.game_name, **opts).rule_tables()[self.table_name]
-            self.out.value = CSS + t.html()
+            self.out.value = t.html()
         except (CardkitError, KeyError) as e:
             self.out.value = f"<div class='ck-error'>{escape(str(e))}</div>"
