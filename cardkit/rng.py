@@ -27,10 +27,15 @@ class Rng:
         if n <= 0:
             raise ValueError("n must be positive")
         limit = _MASK - (_MASK + 1) % n
-        while True:
-            x = self.next64()
-            if x <= limit:
-                return x % n
+        s = self._s
+        while True:   # next64() inlined: this is on every random decision's path
+            s = (s + 0x9E3779B97F4A7C15) & _MASK
+            z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            z ^= z >> 31
+            if z <= limit:
+                self._s = s
+                return z % n
 
     def choice(self, seq):
         return seq[self.below(len(seq))]

@@ -17,6 +17,7 @@ JOKER, SPIEGEL, KREUZ = (MAGISCHE7.parse(t) for t in ("Joker", "Spiegel", "Kreuz
 POINT_CARDS = tuple(c for c in MAGISCHE7.cards if c.kind == "point")
 PLAY = {c: Action(c.text, c.label, c) for c in MAGISCHE7.cards}   # one action object per card
 NAMES = {2: ["Player 1", "Player 2"], 4: ["North", "East", "South", "West"]}
+VS = [Action(f"vs {n}", f"play against {n}", data=q) for q, n in enumerate(NAMES[4])]  # choosing the opponent
 
 OPTIONS = (
     Option("players", 2, choices=(2, 4), rule="M7-8",
@@ -205,9 +206,7 @@ class M7State(State):
 
     def _legal(self) -> list:
         if self.choosing:
-            names = self.game.player_names()
-            return [Action(f"vs {names[q]}", f"play against {names[q]}", data=q)
-                    for q in self._allowed_opponents(self._cp)]
+            return [VS[q] for q in self._allowed_opponents(self._cp)]
         hand = self.hands[self._cp]
         if self.n == 2:
             return [PLAY[c] for c in hand]
