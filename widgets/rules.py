@@ -59,7 +59,16 @@ class RuleCard(w.VBox):
             self._open = Button(description="Step through it ▸", tooltip="replay the example under either reading")
             self._open.on_click(lambda _: self.step_through())
             parts.append(self._open)
-        super().__init__([HTML(text)] + parts, layout=shared("layout"))
+        self.text = text
+        super().__init__(parts, layout=shared("layout"))
+
+    def _ipython_display_(self) -> None:
+        """The rule and the comparison go on the page as plain HTML output; only the controls are widgets
+        (fewer widget models: the page is interactive sooner)."""
+        from IPython.display import HTML as _HTML, display
+        display(_HTML(self.text))
+        if self.children:
+            display(self._repr_mimebundle_(), raw=True)
 
     def step_through(self) -> None:
         """Show the reading switch and the replay (built on first use: fewer widgets on page load)."""
@@ -72,7 +81,7 @@ class RuleCard(w.VBox):
                                       description="reading", style={"button_width": "auto"})
         self.replay = Replay(self.record, **{**options, rule.option: self.switch.value})
         self.switch.observe(lambda ch: self.replay.set_options(**{**options, rule.option: ch["new"]}), names="value")
-        self.children = [self.children[0], self.switch, self.replay]
+        self.children = [self.switch, self.replay]
 
 
 class RuleTable(w.VBox):
