@@ -356,7 +356,10 @@ class State:
         raise NotImplementedError
 
     def _winners(self) -> list[int]:
-        raise NotImplementedError
+        """Default: every player with the best score (teams share theirs, so a team wins together)."""
+        s = self._scores()
+        best = max(s)
+        return [p for p in range(len(s)) if s[p] == best]
 
     def _auto_deal(self) -> None:
         while self.current_player == CHANCE and (self._stacked or self._rng is not None):

@@ -17,20 +17,11 @@ import cardkit
 from cardkit import IllegalActionError, OptionError, Record, load_game
 from cardkit.bots import play_out
 from cardkit.record import example_names, load_example
+from rule_marks import rule_marker
 
-COVERED: set[str] = set()
+COVERED, covers = rule_marker()
 P1, P2 = 0, 1
 N, E, S, W = 0, 1, 2, 3
-
-
-def covers(*rule_ids):
-    """Mark a test with the rule IDs it checks."""
-    COVERED.update(rule_ids)
-
-    def mark(fn):
-        fn.rules = rule_ids
-        return fn
-    return mark
 
 
 # --- helpers (public protocol only) ------------------------------------------------------------------

@@ -17,21 +17,12 @@ from cardkit import CHANCE, TERMINAL, IllegalActionError, OptionError, Record, l
 from cardkit.bots import RandomBot, play_out
 from cardkit.cards import PIQUET32
 from cardkit.record import example_names, load_example
+from rule_marks import rule_marker
 
-COVERED: set[str] = set()
+COVERED, covers = rule_marker()
 BERT, ANNA, CARLA = 0, 1, 2
 N, E, S, W = 0, 1, 2, 3
 TEN_ACE = {"10", "A"}
-
-
-def covers(*rule_ids):
-    """Mark a test with the rule IDs it checks."""
-    COVERED.update(rule_ids)
-
-    def mark(fn):
-        fn.rules = rule_ids
-        return fn
-    return mark
 
 
 # --- helpers (public protocol and the state's public attributes) ----------------------------------------

@@ -312,11 +312,6 @@ class M7State(State):
         t = self.team_points()
         return [t[p % 2] for p in range(4)]
 
-    def _winners(self) -> list[int]:
-        s = self._scores()
-        best = max(s)
-        return [p for p in range(self.n) if s[p] == best]
-
     def _snapshot(self) -> tuple:
         t = lambda cs: tuple(c.text for c in cs)  # noqa: E731
         return (tuple(t(h) for h in self.hands), t(self.stock),

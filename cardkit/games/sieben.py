@@ -456,11 +456,6 @@ class SiebenState(State):
     def _scores(self) -> list:
         return [self.points[self.side(p)] for p in range(self.n)]
 
-    def _winners(self) -> list[int]:
-        s = self._scores()
-        best = max(s)
-        return [p for p in range(self.n) if s[p] == best]
-
     def _snapshot(self) -> tuple:
         t = lambda cs: tuple(c.text for c in cs)  # noqa: E731
         tr = lambda tk: tuple((p, c.text) for p, c in tk)  # noqa: E731
