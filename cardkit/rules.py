@@ -169,7 +169,7 @@ class Rulebook:
             for rd in r.readings:
                 star = " <strong>(default)</strong>" if rd.value == r.default else ""
                 cites = "".join(_cite_html(c) for c in rd.cite)
-                cells.append(f"<div class='ck-reading'><h4>{e(rd.label)}{star}</h4><p><code>{e(r.option)}="
+                cells.append(f"<div class='ck-reading' style='flex:1 1 0;min-width:16em;border:1px solid #ccc;border-radius:6px;padding:0 .8em'><h4>{e(rd.label)}{star}</h4><p><code>{e(r.option)}="
                              f"{e(repr(rd.value))}</code></p>{md_html(rd.text)}{cites}</div>")
             parts.append(f"<div class='ck-readings' style='display:flex;gap:1em;flex-wrap:wrap'>{''.join(cells)}</div>")
             if r.default_reason:
