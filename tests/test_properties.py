@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 import cardkit
 from cardkit import TERMINAL, IllegalActionError, Record
 from cardkit.cards import MAGISCHE7
+from protocol_checks import apply_checking_undo
 
 GAME = cardkit.game_class("magische7")
 SPECS = GAME.option_specs
@@ -78,14 +79,7 @@ def play_and_check(options: dict, seed: int, choose, undo_at: float, back: float
         assert 0 <= s.current_player < n
         assert len({a.text.lower() for a in legal}) == len(legal), "two legal actions with the same text"
         action = choose(legal)
-        snaps.append(s.snapshot())
-        s.apply(action)
-        if step == undo_step:
-            after = s.snapshot()
-            s.undo()
-            assert s.snapshot() == snaps[-1], f"undo at step {step} did not restore the snapshot"
-            s.apply(action.text)
-            assert s.snapshot() == after, "redoing the undone action gave another state"
+        apply_checking_undo(s, action, step == undo_step, snaps)
         step += 1
 
     # the end: exactly 12 / 24 two-card tricks, every card played

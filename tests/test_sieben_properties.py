@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 import cardkit
 from cardkit import TERMINAL, IllegalActionError, Record
+from protocol_checks import apply_checking_undo
 
 GAME = cardkit.game_class("sieben")
 SPECS = GAME.option_specs
@@ -86,14 +87,7 @@ def play_and_check(options: dict, seed: int, choose, undo_at: float, back: float
         if not s.trick:
             leader = s.current_player
         action = choose(legal)
-        snaps.append(s.snapshot())
-        s.apply(action)
-        if step == undo_step:
-            after = s.snapshot()
-            s.undo()
-            assert s.snapshot() == snaps[-1], f"undo at step {step} did not restore the snapshot"
-            s.apply(action.text)
-            assert s.snapshot() == after, "redoing the undone action gave another state"
+        apply_checking_undo(s, action, step == undo_step, snaps)
         if s.last_trick is not None and s.last_trick != last_trick:
             check_trick(*s.last_trick[:2], leader, options, n)
         last_trick = s.last_trick
