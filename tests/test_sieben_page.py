@@ -39,8 +39,8 @@ def test_the_page_becomes_interactive_without_errors(page):
 def test_step_through_the_worked_example(page):
     replay = page.locator(".ck-replay", has_text="Anna und Bert: the source's worked example").first
     replay.locator("button", has_text="Step through").first.click()
-    replay.locator("button", has_text="▶|").first.click()
-    page.wait_for_timeout(800)
+    replay.locator("button", has_text="▶|").first.click()   # the button appears once the kernel answers
+    replay.get_by_text("Bert kann nicht verlängern").first.wait_for(timeout=15000)
     text = replay.inner_text()
     assert "Bert kann nicht verlängern" in text and "won by Anna, 30 counters" in text
 
@@ -49,7 +49,7 @@ def test_play_a_card_against_the_bots(page):
     table = page.locator(".ck-play").first
     assert table.locator(".ck-card").count() == 4
     table.locator(".ck-card").first.click()
-    page.wait_for_timeout(1500)
+    table.locator(".ck-log").get_by_text("Bert leads").first.wait_for(timeout=15000)
     log = table.locator(".ck-log").inner_text()
     assert "Bert leads" in log
     assert "Traceback" not in page.inner_text("body") and page.errors == []

@@ -256,8 +256,10 @@ def test_game_page_plays_a_card_by_clicking(browser, base_url, game):
     card = table.locator("button.ck-card:enabled").first
     label = card.inner_text()
     card.click()
-    for _ in range(150):   # the HTML widget replaces its content when the kernel answers
-        if table.locator(".ck-table").inner_html() != before:
+    def answered():   # the kernel's updates arrive widget by widget: wait for the table and the log
+        return table.locator(".ck-table").inner_html() != before and table.locator(".ck-log li").count() > log_before
+    for _ in range(150):
+        if answered():
             break
         page.wait_for_timeout(100)
     assert table.locator(".ck-table").inner_html() != before
