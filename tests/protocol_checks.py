@@ -1,4 +1,7 @@
-"""Checks shared by the games' property tests."""
+"""Helpers and checks shared by the games' tests."""
+import itertools
+
+from cardkit import TERMINAL
 
 
 def apply_checking_undo(s, action, undo_here: bool, snaps: list) -> None:
@@ -12,3 +15,33 @@ def apply_checking_undo(s, action, undo_here: bool, snaps: list) -> None:
         assert s.snapshot() == snaps[-1], "undo did not restore the snapshot"
         s.apply(action.text)
         assert s.snapshot() == after, "redoing the undone action gave another state"
+
+
+def stacked_partial(g, hands, stock=(), size: int = 4, avoid=()):
+    """A new state whose players hold `hands` (each filled up to `size` cards with unused cards whose rank
+    is not in `avoid`) and whose stock starts with `stock` (top first); `g.stack` builds the deal."""
+    pool = [c.text for c in g.full_deck()]
+    for c in [*itertools.chain(*hands), *stock]:
+        pool.remove(c)
+    ranks = {c.text: c.rank for c in g.full_deck()}
+    pool = [t for t in pool if ranks[t] not in avoid]
+    full = []
+    for h in hands:
+        h = list(h)
+        while len(h) < size:
+            h.append(pool.pop(0))
+        full.append(h)
+    return g.new_state(deal=g.stack(full, list(stock)))
+
+
+def check_legal(s, n: int, step: int):
+    """The protocol's promises about legal actions at one step: none once the game is over, at least one
+    before, from a real seat, no two with the same text. Returns the legal actions ([] at the end)."""
+    legal = s.legal_actions()
+    if s.is_terminal():
+        assert legal == [] and s.current_player == TERMINAL
+        return legal
+    assert legal, f"no legal action at step {step} although the game is not over"
+    assert 0 <= s.current_player < n
+    assert len({a.text.lower() for a in legal}) == len(legal), "two legal actions with the same text"
+    return legal

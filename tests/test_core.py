@@ -441,9 +441,10 @@ def test_illegal_action_changes_nothing(players):
         assert [a.text for a in s.legal_actions()] == legal
 
 
+@pytest.mark.parametrize("game", list(cardkit.GAMES))
 @pytest.mark.parametrize("bad", [None, 13, 3.5, ["13"], {"card": "13"}, object(), b"13"])
-def test_non_action_input_is_an_error(bad):
-    s = m7().new_state(seed=1)
+def test_non_action_input_is_an_error(game, bad):
+    s = cardkit.load_game(game).new_state(seed=1)
     before = s.snapshot()
     with pytest.raises(IllegalActionError) as e:
         s.apply(bad)

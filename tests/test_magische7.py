@@ -17,6 +17,7 @@ import cardkit
 from cardkit import IllegalActionError, OptionError, Record, load_game
 from cardkit.bots import play_out
 from cardkit.record import example_names, load_example
+from protocol_checks import stacked_partial
 from rule_marks import rule_marker
 
 COVERED, covers = rule_marker()
@@ -32,16 +33,7 @@ def game(**opts):
 def stacked(g, hands, stock=()):
     """A new state whose players hold `hands` (filled up to 6 cards with unused cards; Jokers are dealt
     anyway) and whose stock starts with `stock` (top first)."""
-    pool = [c.text for c in g.full_deck()]
-    for c in [*itertools.chain(*hands), *stock]:
-        pool.remove(c)
-    full = []
-    for h in hands:
-        h = list(h)
-        while len(h) < 6:
-            h.append(pool.pop(0))
-        full.append(h)
-    return g.new_state(deal=g.stack(full, list(stock)))
+    return stacked_partial(g, hands, stock, size=6)
 
 
 def _held(card):

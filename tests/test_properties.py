@@ -17,9 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cardkit
-from cardkit import TERMINAL, IllegalActionError, Record
+from cardkit import IllegalActionError, Record
 from cardkit.cards import MAGISCHE7
-from protocol_checks import apply_checking_undo
+from protocol_checks import apply_checking_undo, check_legal
 
 GAME = cardkit.game_class("magische7")
 SPECS = GAME.option_specs
@@ -71,13 +71,9 @@ def play_and_check(options: dict, seed: int, choose, undo_at: float, back: float
     step = 0
     while True:
         assert _cards_in_play(s) == full, f"cards not conserved at step {step}"
-        legal = s.legal_actions()
-        if s.is_terminal():
-            assert legal == [] and s.current_player == TERMINAL
+        legal = check_legal(s, n, step)
+        if not legal:
             break
-        assert legal, f"no legal action at step {step} although the game is not over"
-        assert 0 <= s.current_player < n
-        assert len({a.text.lower() for a in legal}) == len(legal), "two legal actions with the same text"
         action = choose(legal)
         apply_checking_undo(s, action, step == undo_step, snaps)
         step += 1

@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cardkit
-from cardkit import TERMINAL, IllegalActionError, Record
-from protocol_checks import apply_checking_undo
+from cardkit import IllegalActionError, Record
+from protocol_checks import apply_checking_undo, check_legal
 
 GAME = cardkit.game_class("sieben")
 SPECS = GAME.option_specs
@@ -77,13 +77,9 @@ def play_and_check(options: dict, seed: int, choose, undo_at: float, back: float
         sizes = {len(h) for h in s.hands}
         if not s.trick and not s.is_terminal():
             assert len(sizes) == 1 and sizes.pop() <= 4, "hands of different sizes at the start of a trick"
-        legal = s.legal_actions()
-        if s.is_terminal():
-            assert legal == [] and s.current_player == TERMINAL
+        legal = check_legal(s, n, step)
+        if not legal:
             break
-        assert legal, f"no legal action at step {step} although the game is not over"
-        assert 0 <= s.current_player < n
-        assert len({a.text.lower() for a in legal}) == len(legal), "two legal actions with the same text"
         if not s.trick:
             leader = s.current_player
         action = choose(legal)
