@@ -72,6 +72,9 @@ def cmd_play(args) -> int:
                     state.undo()
                     if state.current_player == human:
                         break
+                # the unseen cards are dealt anew: a take-back never shows what is hidden
+                state = state.resample(human)
+                print("  taken back; the cards you have not seen were shuffled again")
             except CardkitError as e:
                 print(e)
             continue

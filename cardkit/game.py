@@ -286,6 +286,125 @@ class State:
         c.seed, c._stacked, c._rng_log = self.seed, self._stacked, list(self._rng_log)
         return c
 
+    # hidden cards dealt anew --------------------------------------------------------------------------
+    def resample(self, player: int, rng=None, tries: int = 2000) -> "State":
+        """A state that agrees with everything `player` has seen, with the cards `player` has not seen
+        dealt anew among the places they may be (OpenSpiel's ResampleFromInfostate).
+
+        "Agrees" is checked, not assumed: the latest deal's unseen cards (the game's ``_unseen_slots``:
+        other hands, the stock) are shuffled among themselves, the actions since that deal are replayed,
+        and the candidate is kept only if every action stays legal and `player`'s view after every step
+        is what it was. That also keeps what the play itself revealed (in Sieben, a leader who was not
+        offered to continue holds no equal card). Future deals come from a fresh RNG drawn from `rng`.
+        If no candidate is found within `tries`, the state itself (the one sample surely consistent) is
+        returned with a fresh RNG. `rng`: a cardkit ``Rng``, an int seed, or None (OS randomness)."""
+        self._check_seat(player)
+        if rng is None or isinstance(rng, int) and not isinstance(rng, bool):
+            rng = Rng(int.from_bytes(os.urandom(8), "big") if rng is None else rng)
+        elif not isinstance(rng, Rng):
+            raise CardkitError(f"rng must be a cardkit Rng, an int seed or None, not {type(rng).__name__}")
+        history = self.history
+        k = len(history) - 1
+        while k >= 0 and history[k].__class__ is not Deal:
+            k -= 1
+        future = Rng(rng.next64()) if (self._rng is not None or self._stacked) else None
+        if k < 0:
+            out = self.clone()
+        else:
+            out = self._resample_last_deal(player, k, rng, tries)
+        out._rng, out.seed, out._stacked, out._rng_log = future, None, [], []
+        out._legal_cache = None
+        return out
+
+    def _check_seat(self, player) -> None:
+        n = self.game.num_players
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
+            raise CardkitError(f"no seat {player!r}: the seats are 0 … {n - 1}")
+
+    def _observation(self, player: int):
+        v = self.view(player)
+        return (v.seats, v.piles, v.status, v.current_player, v.terminal, v.result,
+                tuple(a.text for a in v.legal))
+
+    def _resample_last_deal(self, player: int, k: int, rng: Rng, tries: int) -> "State":
+        deal = self.history[k]
+        slots = self._unseen_slots(player)
+        suffix = self.history[k + 1:]
+        if len(slots) < 2:
+            return self.clone()
+        prefix = self.game.blank_state()
+        for a in self.history[:k]:
+            prefix._apply(a) if a.__class__ is not Deal else prefix._deal(a)
+            prefix.history.append(a)
+        # what the player saw after the deal and after each later action
+        want = []
+        probe = prefix.clone()
+        probe._deal(deal)
+        want.append(probe._observation(player))
+        for a in suffix:
+            probe._apply(a)
+            probe._legal_cache = None
+            want.append(probe._observation(player))
+        cards = list(deal.cards)
+        hidden = [cards[i] for i in slots]
+        for _ in range(tries):
+            rng.shuffle(hidden)
+            new = list(cards)
+            for i, c in zip(slots, hidden):
+                new[i] = c
+            cand = prefix.clone()
+            d = Deal(new)
+            cand._deal(d)
+            cand.history.append(d)
+            cand._legal_cache = None
+            if cand._observation(player) != want[0]:
+                continue
+            ok = True
+            for step, a in enumerate(suffix, 1):
+                legal = cand.legal_actions()
+                if a not in legal:
+                    text = a.text.lower()
+                    a = next((x for x in legal if x.text.lower() == text), None)
+                    if a is None:
+                        ok = False
+                        break
+                cand._apply(a)
+                cand.history.append(a)
+                cand._legal_cache = None
+                if cand._observation(player) != want[step]:
+                    ok = False
+                    break
+            if ok:
+                return cand
+        return self.clone()
+
+    def _unseen_slots(self, player: int) -> list[int]:
+        """Indices into the cards of the latest deal that `player` has not seen: the game tells who
+        got each slot (``_deal_owners``) and which cards have been shown (``_revealed``)."""
+        from collections import Counter
+        deal = next(a for a in reversed(self.history) if a.__class__ is Deal)
+        owners = self._deal_owners()
+        shown = Counter(self._revealed())
+        out = []
+        for i, (card, owner) in enumerate(zip(deal.cards, owners)):
+            if owner == player:
+                continue
+            if shown[(owner, card)] > 0:
+                shown[(owner, card)] -= 1
+                continue
+            out.append(i)
+        return out
+
+    def _deal_owners(self) -> list:
+        """For each card of the latest deal (in deal order): the seat it went to (dealt or drawn), or
+        None while nobody has it (the stock). A game implements this for ``resample``."""
+        raise NotImplementedError(f"{type(self).__name__} does not implement _deal_owners (needed by resample)")
+
+    def _revealed(self) -> list:
+        """(seat or None, card) for every card of the latest deal that has been shown to all (played,
+        turned up): the slot it came from counts as seen. A game implements this for ``resample``."""
+        raise NotImplementedError(f"{type(self).__name__} does not implement _revealed (needed by resample)")
+
     def snapshot(self) -> tuple:
         """Everything that makes this state what it is, as a comparable value."""
         return (tuple(a.text for a in self.history), self._rng.getstate() if self._rng else None,

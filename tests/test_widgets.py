@@ -6,6 +6,7 @@ import json
 
 import ipywidgets as w
 import pytest
+from ipywidgets.widgets.widget import _instances   # every live widget model (Widget.widgets is deprecated)
 
 import cardkit
 import widgets
@@ -75,12 +76,15 @@ def test_callbacks_fired_out_of_turn_are_refused():
 
 
 def test_undo_goes_back_to_the_humans_last_decision():
+    """Undo restores everything the human knew (the view, the history's length) and says that the unseen
+    cards were shuffled again; the hidden cards themselves are dealt anew (tests/test_hidden.py)."""
     table = widgets.PlayTable("magische7", seed=4)
-    start = table.state.snapshot()
+    start, length = table.state.view(0), len(table.state.history)
     table._click_card(0)
-    assert table.state.snapshot() != start and table.state.current_player == 0
+    assert table.state.view(0) != start and table.state.current_player == 0
     table.undo()
-    assert table.state.snapshot() == start
+    assert table.state.view(0) == start and len(table.state.history) == length
+    assert "shuffled again" in table._msg.value
     table.undo()
     assert "Nothing to undo" in table._msg.value
 
@@ -131,3 +135,21 @@ def test_rule_table_follows_its_option_switches():
 def test_bad_option_in_a_play_table_raises_a_clear_error():
     with pytest.raises(cardkit.OptionError, match="valid values: 2, 4"):
         widgets.PlayTable("magische7", show_options=False, players=3)
+
+
+@pytest.mark.parametrize("game,opts", [(g, {"players": p}) for g in cardkit.GAMES
+                                      for p in cardkit.game_class(g)().option("players").choices])
+def test_a_whole_game_leaves_no_widget_models_behind(game, opts):
+    """Card and action buttons are pools reused from move to move: once a game has begun, playing it to
+    the end (and a new game after it) creates no more widget models than a hand of cards needs."""
+    table = widgets.PlayTable(game, seed=8, **opts)
+    bot = RandomBot(4)
+    for _ in range(3):
+        table.play(bot.choose(table.state))
+    start = len(_instances)
+    while not table.state.is_terminal():
+        table.play(bot.choose(table.state))
+    table.new_game()
+    while not table.state.is_terminal():
+        table.play(bot.choose(table.state))
+    assert len(_instances) - start <= 12

@@ -6,12 +6,13 @@ against the legal actions (a visitor's script can fire any callback).
 """
 from __future__ import annotations
 
+import os
 from html import escape
 
 import ipywidgets as w
 
 import cardkit
-from cardkit import CardkitError, IllegalActionError
+from cardkit import CardkitError, IllegalActionError, Rng
 
 from .render import Box, Button, HTML, shared, view_html
 
@@ -41,6 +42,9 @@ class PlayTable(w.VBox):
     def __init__(self, game: str, human: int = 0, bot: str = "rule-based", seed: int | None = None,
                  show_options: bool = True, **options):
         self.game_name, self.human, self._seed = game, human, seed
+        # Undo re-deals the cards the human has not seen from this RNG (seeded with the table's seed, so a
+        # seeded table behaves the same every time; unseeded, from OS randomness)
+        self._undo_rng = Rng(seed) if seed is not None else None
         cls = cardkit.game_class(game)
         self._fixed = options
         self._bots = list(cls(**options).bots())
@@ -62,12 +66,15 @@ class PlayTable(w.VBox):
             buttons.append(self._players)
         new = Button(description="New game", button_style="primary", tooltip="deal a new game with these options")
         new.on_click(lambda _: self.new_game())
-        self._undo = Button(description="Undo", tooltip="take back your last move (and the bots' replies)")
+        self._undo = Button(description="Undo", tooltip="take back your last move and the bots' replies; the "
+                            "cards you have not seen are shuffled again, so Undo never shows what is hidden")
         self._undo.on_click(lambda _: self.undo())
         self._table = HTML()
         self._card_layout = w.Layout(width="60px", height="84px", border="1px solid #555", padding="0")
         self._card_styles: dict = {}
         self._pool: list[w.Button] = []
+        self._action_pool: list[w.Button] = []   # buttons for actions without a card ("end the trick", ...)
+        self._action_texts: list[str] = []
         self._hand = w.HBox(layout=shared("wrap"))
         self._actions = w.HBox(layout=shared("wrap"))
         self._msg = HTML()
@@ -108,6 +115,28 @@ class PlayTable(w.VBox):
         self._lines: list[str] = [self.game.blank_state().describe(self.state.history[0])] if self.state.history else []
         self._msg.value = ""
         self._run_bots()
+        self._refresh()
+
+    def load(self, state) -> None:
+        """Continue from `state` (a state of this table's game, e.g. a record's final state): the log is
+        narrated anew from its history, and Undo can go back to each of the human's decisions in it."""
+        if not isinstance(state, cardkit.State) or state.game.name != self.game_name:
+            raise CardkitError(f"a {self.game_name} state is needed here")
+        lines, checkpoints = [], []
+        replay = state.game.blank_state()
+        for i, a in enumerate(state.history):
+            if replay.current_player == self.human:
+                checkpoints.append(i)
+            if a.__class__ is not cardkit.Deal or i == 0:
+                lines.append(replay.describe(a))
+            replay._apply(a) if a.__class__ is not cardkit.Deal else replay._deal(a)
+            replay.history.append(a)
+            replay._legal_cache = None
+        self.game, self.state = state.game, state
+        if state.current_player == self.human:
+            checkpoints.append(len(state.history))
+        self._lines, self._checkpoints = lines, checkpoints
+        self._msg.value = ""
         self._refresh()
 
     def _run_bots(self) -> None:
@@ -152,8 +181,18 @@ class PlayTable(w.VBox):
             if self._lines:
                 self._lines.pop()
         self._checkpoints = target
-        self._msg.value = ""
+        # the cards the human has not seen are dealt anew: a take-back keeps the position the human knew
+        # and nothing more (the same move again need not meet the same answer or draw the same card)
+        if self._undo_rng is None:
+            self._undo_rng = Rng(int.from_bytes(os.urandom(8), "big"))
+        self.state = s.resample(self.human, self._undo_rng)
+        self._msg.value = ("<div class='ck-note' role='status'>Taken back. The cards you have not seen were "
+                           "shuffled again, so the next play may go differently.</div>")
         self._refresh()
+
+    def _ck_notice(self, text: str) -> None:
+        """One short line for the visitor (the kernel's guard calls it when a message to this table fails)."""
+        self._show_error(text)
 
     # display --------------------------------------------------------------------------------------
     def _show_error(self, text: str) -> None:
@@ -176,6 +215,23 @@ class PlayTable(w.VBox):
         b.description, b.tooltip, b.style = card.label, card.name, self._card_styles[key]
         return b
 
+    def _action_button(self, i: int, action) -> w.Button:
+        """Button i of the action pool, showing `action` (made once and reused, as the card buttons)."""
+        while len(self._action_pool) <= i:
+            b = Button(button_style="info")
+            b.add_class("ck-action")
+            b.on_click(lambda _, i=len(self._action_pool): self._click_action(i))
+            self._action_pool.append(b)
+            self._action_texts.append("")
+        b = self._action_pool[i]
+        b.description = action.label
+        self._action_texts[i] = action.text
+        return b
+
+    def _click_action(self, i: int) -> None:
+        if 0 <= i < len(self._actions.children):
+            self.play(self._action_texts[i])
+
     def _click_card(self, i: int) -> None:
         hand = self.state.view(self.human).seats[self.human].hand
         if not 0 <= i < len(hand):
@@ -195,13 +251,7 @@ class PlayTable(w.VBox):
         for b in self._hand.children:
             b.disabled = not my_turn
         other = [a for a in view.legal if a.card is None]
-        buttons = []
-        for a in other:
-            b = Button(description=a.label, button_style="info")
-            b.add_class("ck-action")
-            b.on_click(lambda _, t=a.text: self.play(t))
-            buttons.append(b)
-        self._actions.children = buttons
+        self._actions.children = [self._action_button(i, a) for i, a in enumerate(other)]
         self._undo.disabled = not any(c < len(s.history) for c in self._checkpoints)
         lines = "".join(f"<li>{escape(x)}</li>" for x in self._lines[-14:])
         self._log.value = f"<details open><summary>Game log</summary><ol class='ck-log' start='{max(1, len(self._lines) - 13)}'>{lines}</ol></details>"

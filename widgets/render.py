@@ -45,6 +45,7 @@ CSS = """<style>
 .ck-status{font-weight:bold;margin-top:4px}
 .ck-result{font-size:16px;font-weight:bold;color:#1b5e20}
 .ck-error{color:#b71c1c;font-weight:bold}
+.ck-note{color:#1a4d7a}
 .ck-log{font-size:13px;color:#333;max-height:12em;overflow:auto}
 .ck-narration{font-size:15px;min-height:2.6em}
 .ck-reading-cmp{display:flex;gap:12px;flex-wrap:wrap}

@@ -158,6 +158,7 @@ class M7State(State):
         self.last_opp: list = [None] * n     # per player: opponent of his last lead, and that trick's number
         self.tricks_played = 0
         self.choosing = False
+        self.drawn_by: list[int] = []        # who drew each card from the stock, in order (for resample)
         self._cp = CHANCE
 
     @property
@@ -246,6 +247,7 @@ class M7State(State):
             for q in order:
                 if stock:
                     self.hands[q].append(stock.pop())
+                    self.drawn_by.append(q)
         # M7-0.5 the winner leads; M7-8.4 a winner without cards hands the lead to his partner
         if self.n == 4 and not self.hands[winner]:
             winner = (winner + 2) % 4
@@ -287,6 +289,20 @@ class M7State(State):
                                       "Spiegel, Kreuz)", text)
         return IllegalActionError("M7-0.3", f"{names[p]} does not hold {card.label}; a player plays a card "
                                   "from his own hand", text)
+
+    # what resample needs: who got each card of the deal, and which cards were shown -----------------
+    def _deal_owners(self) -> list:
+        n, dealt = self.n, 6 * self.n
+        deal = next(a for a in reversed(self.history) if a.__class__ is Deal)
+        drawn = self.drawn_by
+        return [i % n if i < dealt else (drawn[i - dealt] if i - dealt < len(drawn) else None)
+                for i in range(len(deal.cards))]
+
+    def _revealed(self) -> list:
+        out = [x for led, fol, ld, op in (w for won in self.won for w in won) for x in ((ld, led), (op, fol))]
+        if self.trick:
+            out.append((self.leader, self.trick[0]))
+        return out
 
     # results ---------------------------------------------------------------------------------------
     def points(self) -> list[float]:

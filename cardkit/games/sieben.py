@@ -187,6 +187,7 @@ class SiebenState(State):
         self.dealer = n - 1                     # S7-3.5: seat 0 leads the first round, the last seat deals
         self.points = [0] * self.sides          # game points per side
         self.rounds: list[dict] = []            # each finished round: counters, winner, points, why
+        self.drawn_by: list[int] = []           # this round: who drew each stock card, in order (resample)
         self._cp = CHANCE
 
     @property
@@ -216,6 +217,7 @@ class SiebenState(State):
         self.counters = [0] * n
         self.last_trick = None
         self.deciding = False
+        self.drawn_by = []
         self.leader = (self.dealer + 1) % n          # the player on the dealer's left leads (S7-3.5)
         self._cp = self.leader
         if self._four:
@@ -311,13 +313,16 @@ class SiebenState(State):
             n = self.n
             first = winner if self._winner_draws else self.leader
             need = HAND - len(hands[first])
+            drawn = self.drawn_by
             if n == 2:
                 a, b = hands[first], hands[1 - first]
                 for _ in range(need):
                     if stock:
                         a.append(stock.pop())
+                        drawn.append(first)
                     if stock:
                         b.append(stock.pop())
+                        drawn.append(1 - first)
                 order = (first, 1 - first)
             else:
                 order = [(first + k) % n for k in range(n)]
@@ -325,6 +330,7 @@ class SiebenState(State):
                     for q in order:
                         if stock:
                             hands[q].append(stock.pop())
+                            drawn.append(q)
             if self._four and self._check_four(order):
                 return
         if not hands[winner]:                     # S7-3.4: all cards are played
@@ -478,7 +484,19 @@ class SiebenState(State):
         c.counters = list(self.counters)
         c.points = list(self.points)
         c.rounds = list(self.rounds)
+        c.drawn_by = list(self.drawn_by)
         return c
+
+    # what resample needs: who got each card of this round's deal, and which cards were shown ----------
+    def _deal_owners(self) -> list:
+        n, dealt = self.n, HAND * self.n
+        drawn = self.drawn_by
+        return [i // HAND if i < dealt else (drawn[i - dealt] if i - dealt < len(drawn) else None)
+                for i in range(len(self.game._deck))]
+
+    def _revealed(self) -> list:
+        return [pc for won in self.won for t in won for pc in t] + list(self.trick)
+
 
     # presentation --------------------------------------------------------------------------------
     def view(self, player: int | None = None) -> View:
@@ -627,8 +645,8 @@ class SiebenState(State):
             return f" ({names[ld]} holds it and may continue only after being beaten [S7-7.1])"
         if self._side_continues:
             return ""
-        cards = " ".join(c.label for c in hand)
-        return f" ({names[ld]} cannot continue, holding only {cards} [S7-2.3])"
+        # only what the table sees: the leader was not offered to continue (never which cards he holds)
+        return f" ({names[ld]} cannot continue: no card equal to {self.first.label} in hand [S7-2.3])"
 
     def _peek_deal(self, deal):
         try:

@@ -1,0 +1,244 @@
+"""Hidden means hidden, for every registered game and player count (a game added later is covered without
+being listed here): no synced widget field names a card its viewer has not seen, the table shows the same
+whatever the hidden cards are, `resample` keeps what a player knows and only that, and Undo re-deals the
+unseen cards instead of showing them again."""
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+
+import cardkit
+import widgets
+from cardkit import Deal, Rng
+from cardkit.bots import RandomBot
+from test_widgets import synced_text
+
+
+def configs():
+    """(game, options) for every registered game and each of its player counts."""
+    for name in cardkit.GAMES:
+        cls = cardkit.game_class(name)
+        spec = next((o for o in cls.option_specs if o.name == "players"), None)
+        if spec is None:
+            yield name, {}
+        else:
+            for n in spec.choices or range(spec.range[0], spec.range[1] + 1):
+                yield name, {"players": n}
+
+
+CONFIGS = [pytest.param(g, o, id=f"{g}-{'-'.join(map(str, o.values())) or 'default'}") for g, o in configs()]
+
+
+def _step(shadow, a) -> None:
+    shadow._apply(a) if a.__class__ is not Deal else shadow._deal(a)
+    shadow.history.append(a)
+    shadow._legal_cache = None
+
+
+def _forms(card) -> list[str]:
+    """How a card can be named on the page: its readable name (also the SVG's aria-label and the card
+    button's tooltip) and its label (10♥), when the label is more than a bare number (Magische 7's -3 or
+    5 would match any count; those are covered by the comparison with resampled states below)."""
+    out = [card.name]
+    if not card.label.lstrip("+-").isdigit():
+        out.append(card.label)
+    return out
+
+
+def _names(text: str, form: str) -> bool:
+    return re.search(r"(?<![\w])" + re.escape(form) + r"(?![\w])", text) is not None
+
+
+def _normal(text: str) -> str:
+    """Synced text without widget model IDs (two tables never share those)."""
+    return re.sub(r"IPY_MODEL_[0-9a-f]+", "IPY_MODEL", text)
+
+
+@pytest.mark.parametrize("game,opts", CONFIGS)
+@pytest.mark.parametrize("seed", [1, 2])
+def test_no_synced_field_names_a_card_in_another_hand(game, opts, seed):
+    """Whole games through the real PlayTable: at every position of the human, no string of any synced
+    widget state names a card that is in another seat's hand (the teacher's view says which) and that the
+    human has not seen (held, or seen played) at some point of the game."""
+    table = widgets.PlayTable(game, seed=seed, **opts)
+    shadow = table.game.blank_state()      # follows the table's history, to know what the human has seen
+    seen: set[str] = set()
+    human_bot = RandomBot(seed)
+    checked = 0
+    while True:
+        for a in table.state.history[len(shadow.history):]:
+            _step(shadow, a)
+            seen |= {c.name for c in shadow.view(0).cards_visible()}
+        if table.state.is_terminal():
+            break
+        teacher = table.state.view(None)
+        hidden = {c for s in teacher.seats if s.player != 0 for c in s.hand if c.name not in seen}
+        text = "\n" + synced_text(table) + "\n"
+        for card in hidden:
+            for form in _forms(card):
+                assert not _names(text, form), (f"{form!r} is in another hand and named on the page "
+                                                f"(step {len(table.state.history)})")
+        checked += bool(hidden)
+        assert table.play(human_bot.choose(table.state))
+    assert checked > 5, "the game should have had positions with hidden cards"
+
+
+@pytest.mark.parametrize("game,opts", CONFIGS)
+def test_the_table_shows_the_same_whatever_the_hidden_cards_are(game, opts):
+    """What the page receives is a function of what the human knows: a table continued from a resampled
+    state (the unseen cards dealt anew, the same history otherwise) shows exactly the same synced state.
+    This covers what no name search can: a bare number, the stock's order, a count that betrays a card."""
+    table = widgets.PlayTable(game, seed=5, **opts)
+    other = widgets.PlayTable(game, seed=5, **opts)
+    human_bot, differed, step = RandomBot(9), 0, 0
+    while not table.state.is_terminal() and step < 60:
+        if step % 2 == 0:
+            resampled = table.state.resample(0, Rng(step))
+            differed += resampled.snapshot()[2] != table.state.snapshot()[2]
+            other.load(resampled)
+            assert _normal(synced_text(other)) == _normal(synced_text(table)), f"step {step}"
+        assert table.play(human_bot.choose(table.state))
+        step += 1
+    assert differed >= 3, "the resampled states should have had other hidden cards"
+
+
+# --- resample ------------------------------------------------------------------------------------------
+def _random_positions(game, opts, seed, count=6):
+    g = cardkit.load_game(game, **opts)
+    s = g.new_state(seed=seed)
+    bot, out, step = RandomBot(seed), [], 0
+    while not s.is_terminal() and len(out) < count:
+        s.apply(bot.choose(s))
+        step += 1
+        if step % 7 == 3 and not s.is_terminal() and not s.is_chance():
+            out.append(s.clone())
+    return out
+
+
+@pytest.mark.parametrize("game,opts", CONFIGS)
+def test_resample_agrees_with_what_the_player_saw_and_plays_on(game, opts):
+    changed = total = 0
+    for seed in (1, 2, 3):
+        for s in _random_positions(game, opts, seed):
+            for player in range(s.game.num_players):
+                before = s.snapshot()
+                r = s.resample(player, Rng(seed * 100 + player))
+                assert s.snapshot() == before, "resample must not change the state it samples from"
+                # the same for the player: every view, and the history but for the deal
+                assert r.view(player) == s.view(player)
+                assert len(r.history) == len(s.history)
+                assert [a.text for a in r.history if a.__class__ is not Deal] == \
+                       [a.text for a in s.history if a.__class__ is not Deal]
+                # the cards are conserved: each deal is the same cards in another order
+                for a, b in zip(r.history, s.history):
+                    if a.__class__ is Deal:
+                        assert Counter(a.cards) == Counter(b.cards)
+                # the player's own hand is kept, and so is every other seat's number of cards
+                rv, sv = r.view(None), s.view(None)
+                assert rv.seats[player].hand == sv.seats[player].hand
+                assert [len(x.hand) for x in rv.seats] == [len(x.hand) for x in sv.seats]
+                total += 1
+                changed += r.snapshot()[2] != s.snapshot()[2]
+                # play continues legally from it, to the end
+                bot = RandomBot(player)
+                while not r.is_terminal():
+                    legal = r.legal_actions()
+                    assert legal
+                    r.apply(bot.choose(r))
+    assert total and changed >= total // 2, f"only {changed} of {total} resamples changed the hidden cards"
+
+
+@pytest.mark.parametrize("game,opts", CONFIGS)
+def test_resample_of_a_fresh_deal_spreads_the_unseen_cards(game, opts):
+    """Right after the deal, each unseen card can land anywhere unseen: over many resamples one seat's
+    hidden hand takes many different values, and the player's own hand never changes."""
+    s = cardkit.load_game(game, **opts).new_state(seed=4)
+    me = s.current_player
+    other = (me + 1) % s.game.num_players
+    rng = Rng(1)
+    hands = set()
+    for _ in range(40):
+        r = s.resample(me, rng)
+        assert r.view(None).seats[me].hand == s.view(None).seats[me].hand
+        hands.add(tuple(sorted(c.text for c in r.view(None).seats[other].hand)))
+    assert len(hands) > 20
+
+
+def test_resample_rejects_a_bad_seat_and_a_bad_rng():
+    s = cardkit.load_game(next(iter(cardkit.GAMES))).new_state(seed=1)
+    for bad in (-1, s.game.num_players, "0", None, True):
+        with pytest.raises(cardkit.CardkitError, match="seat"):
+            s.resample(bad, Rng(1))
+    with pytest.raises(cardkit.CardkitError, match="rng"):
+        s.resample(0, "seed")
+
+
+def test_resample_keeps_what_the_play_revealed_sieben():
+    """In Sieben a leader who is not offered to continue holds no card equal to the trick's first card
+    (S7-2.3): every resample keeps that, though the cards themselves are dealt anew."""
+    from cardkit.games.sieben import equal_to
+    g = cardkit.load_game("sieben")
+    found = 0
+    for seed in range(60):
+        s = g.new_state(seed=seed)
+        bot = RandomBot(seed)
+        while not s.is_terminal() and found < 25:
+            a = bot.choose(s)
+            line = s.describe(a)
+            s.apply(a)
+            if "cannot continue" not in line or s.is_chance() or s.is_terminal() or s.current_player == 0:
+                continue
+            leader, first = s.last_trick[0][0][0], s.last_trick[0][0][1]
+            if leader == 0:
+                continue
+            for k in range(4):
+                r = s.resample(0, Rng(k))
+                before_end = g.blank_state()   # the position just before the trick ended, in the resample
+                for x in r.history[:-1]:
+                    before_end.apply(x)
+                assert not [c for c in before_end.hands[leader] if equal_to(first, c)[0]], line
+            found += 1
+        if found >= 25:
+            break
+    assert found >= 10
+
+
+# --- Undo ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("game,opts", CONFIGS)
+def test_undo_does_not_replay_the_hidden_cards(game, opts):
+    """Play, see what follows, Undo, play the same again: what the human sees next is not fixed in
+    advance (the bots' hands and the stock are dealt anew with every take-back), and after every Undo
+    the human sees exactly the position he left."""
+    table = widgets.PlayTable(game, seed=3, **opts)
+    human_bot = RandomBot(1)
+    table.play(human_bot.choose(table.state))  # a little way into the game, then to a move the bots answer
+    while True:
+        length, move = len(table.state.history), human_bot.choose(table.state).text
+        table.play(move)
+        if len(table.state.history) > length + 1:
+            table.undo()
+            break
+    before = table.state.view(0)
+    outcomes = set()
+    for _ in range(12):
+        assert table.play(move)
+        outcomes.add(_normal(synced_text(table)))
+        table.undo()
+        assert table.state.view(0) == before
+    assert len(outcomes) > 1, "the same take-back showed the same hidden cards every time"
+
+
+def test_undo_in_the_terminal_game_does_not_replay_the_hidden_cards(monkeypatch, capsys):
+    """`cardkit play`: the same card played after each 'undo' does not always meet the same answer."""
+    from cardkit.cli import main
+    first = cardkit.load_game("sieben").new_state(seed=3).legal_actions()[0].text
+    answers = iter([first, "undo"] * 10 + ["quit"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    assert main(["play", "sieben", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    replies = [(x, lines[i + 1]) for i, x in enumerate(lines) if x.startswith("  Anna answers")]
+    assert len(replies) == 10 and out.count("shuffled again") == 10   # her answer, and the hand drawn to
+    assert len(set(replies)) > 1, replies
