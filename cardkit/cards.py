@@ -70,6 +70,8 @@ class Deck:
         """Parse whitespace/comma separated cards (or a list of tokens); duplicates are kept."""
         if isinstance(text, str):
             text = [t for t in re.split(r"[\s,]+", text.strip()) if t]
+        elif not isinstance(text, (list, tuple)):
+            raise CardError(f"cards are a text or a list of cards, not {type(text).__name__} ({text!r:.40})")
         return [self.parse(t) for t in text]
 
     @staticmethod

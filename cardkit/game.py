@@ -10,7 +10,7 @@ Chance is explicit: a deal is an action in the history (``Deal``), applied when 
 recorded deals. History is the truth: undo and clone replay the history.
 
 A game subclass implements the underscored hooks: ``_start`` (the state before the first deal),
-``_deal``, ``_legal``, ``_apply``, ``_illegal`` (why a text is not legal), ``_snapshot``, ``view``,
+``_deal``, ``_legal``, ``_apply``, ``_illegal`` (why a text is not legal), ``_snapshot``, ``_view``,
 ``_scores``, ``_winners``, ``describe``.
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ import os
 from typing import ClassVar
 
 from .cards import Card, Deck
-from .errors import CardkitError, IllegalActionError, RecordError
+from .errors import CardkitError, IllegalActionError, OptionError, RecordError
 from .options import Option, resolve
 from .rng import Rng
 
@@ -33,6 +33,34 @@ def _deal_cards(cards):
     if isinstance(cards, str) and cards.strip().lower().startswith("deal:"):
         return cards.strip()[5:]
     return cards
+
+
+def _check_seed(seed) -> None:
+    """A seed is an int (any size, taken modulo 2**64; not a bool) or None."""
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise CardkitError(f"seed must be an integer (or None for a random one), not {seed!r}")
+
+
+def _is_card_token(t) -> bool:
+    return isinstance(t, Card) or isinstance(t, str) and len(t.split()) == 1 and not t.lower().startswith("deal:")
+
+
+def _stacked_deals(deal) -> list:
+    """`deal` as given to new_state, as a list of deals (each a Deal, a text, or a list of cards/tokens)."""
+    shapes = ("a deal is a text ('deal: …' or card tokens), a Deal, or a list of cards; several rounds are "
+              "a list of such deals")
+    if isinstance(deal, (str, Deal)):
+        return [deal]
+    if not isinstance(deal, (list, tuple)):
+        raise CardkitError(f"deal={deal!r} is not a deal: {shapes}")
+    if not deal:
+        raise CardkitError(f"deal={deal!r} holds no deal: {shapes}")
+    if all(_is_card_token(t) for t in deal):
+        return [deal]                          # a list of cards/card tokens is one deal
+    for i, d in enumerate(deal):
+        if not (isinstance(d, (str, Deal)) or isinstance(d, (list, tuple)) and all(_is_card_token(t) for t in d)):
+            raise CardkitError(f"deal: item {i} ({d!r}) is not a deal: {shapes}")
+    return list(deal)
 
 
 class Action:
@@ -96,7 +124,11 @@ class Game:
         return self
 
     def option(self, name: str) -> Option:
-        return next(o for o in self.option_specs if o.name == name)
+        for o in self.option_specs:
+            if o.name == name:
+                return o
+        raise OptionError(f"{self.name} has no option {name!r}; valid options: "
+                          + (", ".join(o.name for o in self.option_specs) or "none"))
 
     @property
     def num_players(self) -> int:
@@ -114,20 +146,19 @@ class Game:
         such lists for several rounds). With neither, a random seed is drawn; the record keeps the deals."""
         if deal is not None and seed is not None:
             raise CardkitError("give either seed or deal, not both")
+        _check_seed(seed)
         stacked: list = []
         if deal is not None:
-            single = isinstance(deal, (str, Deal)) or (deal and isinstance(deal[0], Card)) or \
-                (deal and all(isinstance(t, str) and len(t.split()) == 1 and not t.lower().startswith("deal:")
-                              for t in deal))   # a list of card tokens is one deal
-            if single:
-                deal = [deal]
-            stacked = [d if isinstance(d, Deal) else Deal(self.deck.parse_many(_deal_cards(d))) for d in deal]
+            stacked = [d if isinstance(d, Deal) else Deal(self.deck.parse_many(_deal_cards(d)))
+                       for d in _stacked_deals(deal)]
         elif seed is None:
             seed = int.from_bytes(os.urandom(6), "big")
         state = self.State(self)
         state._rng = Rng(seed) if seed is not None else None
         state.seed = seed
         state._stacked = stacked
+        for d in stacked:                      # every stacked deal now, not when its round comes
+            state._check_deal(d)
         state._auto_deal()
         return state
 
@@ -243,6 +274,7 @@ class State:
         """At a chance node: deal `cards` (stacked, top first) or shuffle with `seed`."""
         if not self.is_chance():
             raise IllegalActionError("protocol", "no deal is due now")
+        _check_seed(seed)
         d = Deal(self.game.deck.parse_many(_deal_cards(cards))) if cards is not None else self.game.random_deal(Rng(seed if seed is not None else int.from_bytes(os.urandom(6), "big")))
         return self.apply(d)
 
@@ -316,10 +348,14 @@ class State:
         out._legal_cache = None
         return out
 
-    def _check_seat(self, player) -> None:
+    def _check_seat(self, player, teacher: str = "") -> None:
+        """A seat: an int from 0 to num_players - 1 (not a bool); else a CardkitError naming the seats
+        (`teacher`: what None would mean, where it is allowed)."""
         n = self.game.num_players
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
-            raise CardkitError(f"no seat {player!r}: the seats are 0 … {n - 1}")
+            names = self.game.player_names()
+            seats = ", ".join(f"{p} ({names[p]})" for p in range(n))
+            raise CardkitError(f"no seat {player!r}: the seats are {seats}" + (f"; {teacher}" if teacher else ""))
 
     def _observation(self, player: int):
         v = self.view(player)
@@ -428,13 +464,33 @@ class State:
         return self._winners() if self.is_terminal() else []
 
     def view(self, player: int | None = None):
-        """What `player` may see (None: the teacher's view of everything)."""
-        raise NotImplementedError
+        """What `player` may see (None: the teacher's view of everything). A player that is not a seat of
+        this game raises CardkitError naming the seats; the game's ``_view`` hook builds the view."""
+        self._check_viewer(player)
+        return self._view(player)
+
+    def _check_viewer(self, player) -> None:
+        """None (the teacher) or a seat."""
+        if player is not None:
+            self._check_seat(player, "None is the teacher's view of everything")
 
     def describe(self, action, after: "State | None" = None) -> str:
         """One line narrating `action` taken in this state."""
         return f"{self.game.player_names()[self.current_player]}: {action.label}" \
             if self.current_player >= 0 else "Cards are shuffled and dealt."
+
+    def progress(self) -> tuple[str, str]:
+        """Where the game stands, in words, for grouping a log: (round, trick), e.g. ("Round 2",
+        "Trick 3"); an empty string where the game has no such unit."""
+        return "", ""
+
+    def score_table(self):
+        """The scores so far as a table (a `rules.Table`): by default one row, each player's score; a game
+        of several rounds gives a row per round."""
+        from .rules import Table
+        names = self.game.player_names()
+        return Table(["", *names], [["points", *(f"{x:g}" if isinstance(x, float) else str(x)
+                                                  for x in self.scores())]], "Scores")
 
     def to_record(self, **meta):
         from .record import Record
@@ -446,6 +502,10 @@ class State:
 
     # hooks ----------------------------------------------------------------------------------------
     def _start(self) -> None:
+        raise NotImplementedError
+
+    def _view(self, player: int | None):
+        """The View of `player` (already checked: a seat, or None for the teacher)."""
         raise NotImplementedError
 
     def _legal(self) -> list:

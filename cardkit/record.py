@@ -19,6 +19,40 @@ from .errors import CardkitError, RecordError
 
 FORMAT, VERSION = "cardkit-record", 1
 _RESERVED = ("format", "version", "game", "options", "actions")
+_TEXT_META = ("title", "description", "rule")     # metadata the kit shows or looks up: strings if present
+
+
+def check_meta(meta, steps: int) -> None:
+    """The metadata later code relies on, checked when a record is made (RecordError names what is wrong):
+    title, description and rule are strings; narration maps step indices ("0" … steps − 1) to lines."""
+    if not isinstance(meta, dict):
+        raise RecordError("a record's metadata must be an object")
+    for key in _TEXT_META:
+        if key in meta and not isinstance(meta[key], str):
+            raise RecordError(f"'{key}' must be a string, not {type(meta[key]).__name__}")
+    if "narration" in meta:
+        _check_narration(meta["narration"], steps, "narration")
+    under = meta.get("narration_under", [])
+    if not isinstance(under, list):
+        raise RecordError("'narration_under' must be a list of {\"options\": …, \"narration\": …} objects")
+    for i, entry in enumerate(under):
+        if not (isinstance(entry, dict) and isinstance(entry.get("options"), dict) and entry["options"]
+                and "narration" in entry):
+            raise RecordError(f"'narration_under' entry {i} must be an object with \"options\" (not empty) "
+                              "and \"narration\"")
+        _check_narration(entry["narration"], steps, f"narration_under[{i}].narration")
+
+
+def _check_narration(narration, steps: int, where: str) -> None:
+    if not isinstance(narration, dict):
+        raise RecordError(f"'{where}' must be an object mapping step indices to lines, not "
+                          + type(narration).__name__)
+    for k, line in narration.items():
+        if not (isinstance(k, str) and k.isascii() and k.isdigit() and str(int(k)) == k and int(k) < steps):
+            raise RecordError(f"'{where}' key {k!r} is not a step of this record (\"0\" … \"{steps - 1}\")"
+                              if steps else f"'{where}' key {k!r}: this record has no steps")
+        if not isinstance(line, str):
+            raise RecordError(f"'{where}' line {k} must be a string, not {type(line).__name__}")
 
 
 @dataclass
@@ -51,7 +85,11 @@ class Record:
     @classmethod
     def load(cls, path) -> "Record":
         with open(path, encoding="utf-8") as f:
-            return cls.loads(f.read())
+            try:
+                text = f.read()
+            except UnicodeDecodeError as e:
+                raise RecordError(f"not a record: the file is not UTF-8 text ({e.reason} at byte {e.start})") from None
+        return cls.loads(text)
 
     @classmethod
     def from_dict(cls, data) -> "Record":
@@ -64,11 +102,14 @@ class Record:
         game, options, actions = data.get("game"), data.get("options", {}), data.get("actions")
         if not isinstance(game, str):
             raise RecordError("'game' must be a game name")
-        if not isinstance(options, dict):
-            raise RecordError("'options' must be an object")
+        if not isinstance(options, dict) or not all(isinstance(k, str) for k in options):
+            raise RecordError("'options' must be an object of option names")
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
             raise RecordError("'actions' must be a list of action texts")
         return cls(game, options, actions, {k: v for k, v in data.items() if k not in _RESERVED})
+
+    def __post_init__(self):
+        check_meta(self.meta, len(self.actions))
 
     # replay ---------------------------------------------------------------------------------------
     def load_game(self, **override):
@@ -103,9 +144,50 @@ class Record:
             out.append(copy.deepcopy(s))
         return out
 
-    def narration(self, **override) -> list[str]:
-        """One line per step: the record's own narration where it has one, else the game's."""
+    def narration_for(self, **override) -> tuple[dict, dict | None, int | None]:
+        """The record's own narration lines that hold under `override`: ``(step index -> line, the options
+        they were written for, the step where they stop holding)``.
+
+        A record's ``narration`` is written for the record's own options: replayed under another reading
+        it may tell a false story ("the Spiegel takes the trick" where the Joker takes it). So:
+
+        * no option differs from the record's: its ``narration``, every line (``until`` None);
+        * an entry of ``narration_under`` (``{"options": {…}, "narration": {…}}``) whose options are in
+          force and cover every option that differs: that entry's lines;
+        * else the record's ``narration`` only for the steps before the first one whose outcome differs
+          (the game's own narration of the two games first differs there, or the record stops): up to
+          that step both games are the same. ``until`` is that step; from there the game narrates.
+        """
+        base = self.load_game().options
+        now = self.load_game(**override).options
+        changed = {k for k in now if now[k] != base.get(k)}
         own = self.meta.get("narration", {})
+        if not changed:
+            return dict(own), {}, None
+        for entry in self.meta.get("narration_under", []):
+            opts = entry["options"]
+            if changed <= set(opts) and all(now.get(k) == v for k, v in opts.items()):
+                return dict(entry["narration"]), dict(opts), None
+        a, b = self._engine_lines(), self._engine_lines(**override)
+        until = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]), min(len(a), len(b)))
+        return {k: v for k, v in own.items() if int(k) < until}, dict(base), until
+
+    def _engine_lines(self, **override) -> list[str]:
+        """The game's own narration of each step, up to the first action that fails under `override`."""
+        lines, state = [], self.load_game(**override).blank_state()
+        for text in self.actions:
+            try:
+                action = state.parse_action(text)
+                line = state.describe(action)
+                state.apply(action)
+            except CardkitError:
+                break
+            lines.append(line)
+        return lines
+
+    def narration(self, **override) -> list[str]:
+        """One line per step: the record's own narration where it holds (`narration_for`), else the game's."""
+        own = self.narration_for(**override)[0]
         lines, state = [], self.load_game(**override).blank_state()
         for i, text in enumerate(self.actions):
             try:
@@ -123,6 +205,8 @@ class Record:
 
 
 def example_names(game: str) -> list[str]:
+    if not isinstance(game, str) or not game or game.startswith(".") or "/" in game or "\\" in game:
+        return []                                  # not a game name: no examples (never a path elsewhere)
     d = resources.files("cardkit") / "examples" / game
     if not d.is_dir():
         return []

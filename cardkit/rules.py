@@ -70,12 +70,21 @@ class Table:
         out += ["| " + " | ".join(str(c) for c in r) + " |" for r in self.rows]
         return "\n".join(out)
 
-    def html(self) -> str:
+    def html(self, cell_class=None, href=None) -> str:
+        """The table as HTML. `cell_class(row, col)` may give a cell a class (e.g. the cells a switch
+        changes); `href(rule_id)` turns the rule IDs in the cells into links (see `link_rule_ids`)."""
         e = html.escape
+
+        def cell(text: str, ri: int, ci: int) -> str:
+            cls = cell_class(ri, ci) if cell_class else ""
+            attr = f" class='{cls}'" if cls else ""
+            body = link_rule_ids(e(str(text)), href) if href else e(str(text))
+            return f"<th scope='row'{attr}>{body}</th>" if ci == 0 else f"<td{attr}>{body}</td>"
+
         cap = f"<caption>{e(self.caption)}</caption>" if self.caption else ""
         head = "".join(f"<th scope='col'>{e(h)}</th>" for h in self.headers)
-        body = "".join("<tr>" + "".join((f"<th scope='row'>{e(str(c))}</th>" if i == 0 else f"<td>{e(str(c))}</td>")
-                                        for i, c in enumerate(r)) + "</tr>" for r in self.rows)
+        body = "".join("<tr>" + "".join(cell(c, ri, ci) for ci, c in enumerate(r)) + "</tr>"
+                       for ri, r in enumerate(self.rows))
         return f"<table class='ck-table'>{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
@@ -112,6 +121,7 @@ class Rulebook:
     sources: list[str]
     rules: list[Rule]
     tables: dict = field(default_factory=dict)
+    options: dict = field(default_factory=dict)    # option name -> Option (its plain words for pages)
 
     def rule(self, rule_id: str) -> Rule:
         for r in self.rules:
@@ -154,14 +164,37 @@ class Rulebook:
         out += [self.rule_markdown(r) for r in self.rules]
         return "\n".join(out)
 
-    def rule_html(self, r: Rule, heading: bool = True) -> str:
+    def href(self, rule_id: str) -> str | None:
+        """The link to one of this book's rules on the game's own page (its section's id), else None."""
+        return f"#{rule_id}" if rule_id in self._ids() else None
+
+    def _ids(self) -> frozenset:
+        if getattr(self, "_id_set", None) is None:
+            self._id_set = frozenset(self.ids())
+        return self._id_set
+
+    def switch_text(self, r: Rule) -> str:
+        """The switch of a conflict or gap in plain words (the option's help text), never its code name."""
+        opt = self.options.get(r.option)
+        text = (opt.help if opt is not None and opt.help else "").strip()
+        return text[:1].upper() + text[1:] if text else ""
+
+    def rule_html(self, r: Rule, heading: bool = True, href=None, table: bool = True) -> str:
+        """One rule as HTML for a page: plain words only (no option names or code), rule IDs as links
+        (`href(rule_id)`, by default to the rule's section on the game's page), citations as links to
+        the passage on the sources page."""
         e = html.escape
+        href = href or self.href
+
+        def link(s: str) -> str:
+            return link_rule_ids(s, href)
+
         depth = min(6, 2 + r.id.count("."))
         parts = [f"<section class='ck-rule ck-{r.kind.replace(' ', '-')}' id='{e(r.id)}'>"]
         if heading:
             parts.append(f"<h{depth}>{e(r.id)} {e(r.title)}</h{depth}>")
         parts.append(f"<p class='ck-kind'><em>{e(KIND_TEXT[r.kind])}</em></p>")
-        parts.append(md_html(r.text))
+        parts.append(link(md_html(r.text)))
         for c in r.cite:
             parts.append(_cite_html(c))
         if r.readings:
@@ -169,19 +202,25 @@ class Rulebook:
             for rd in r.readings:
                 star = " <strong>(default)</strong>" if rd.value == r.default else ""
                 cites = "".join(_cite_html(c) for c in rd.cite)
-                cells.append(f"<div class='ck-reading' style='flex:1 1 0;min-width:16em;border:1px solid #ccc;border-radius:6px;padding:0 .8em'><h4>{e(rd.label)}{star}</h4><p><code>{e(r.option)}="
-                             f"{e(repr(rd.value))}</code></p>{md_html(rd.text)}{cites}</div>")
+                cells.append(f"<div class='ck-reading' style='flex:1 1 0;min-width:16em;border:1px solid #ccc;"
+                             f"border-radius:6px;padding:0 .8em'><h4>{e(rd.label)}{star}</h4>"
+                             f"{link(md_html(rd.text))}{cites}</div>")
+            switch = self.switch_text(r)
+            if switch:
+                parts.append(f"<p class='ck-switch'><small>The switch: “{link(e(switch))}”.</small></p>")
             parts.append(f"<div class='ck-readings' style='display:flex;gap:1em;flex-wrap:wrap'>{''.join(cells)}</div>")
             if r.default_reason:
-                parts.append(f"<p><strong>Default</strong> <code>{e(r.option)}={e(repr(r.default))}</code>: "
-                             f"{_inline(e(' '.join(r.default_reason.split())))}</p>")
-        if r.table and r.table in self.tables:
-            parts.append(self.tables[r.table].html())
+                default = next((rd.label for rd in r.readings if rd.value == r.default), "")
+                parts.append(f"<p><strong>Default{': ' + e(default) if default else ''}.</strong> "
+                             f"{link(_inline(e(' '.join(r.default_reason.split()))))}</p>")
+        if table and r.table and r.table in self.tables:
+            parts.append(f"<div class='ck-scroll-x'>{self.tables[r.table].html(href=href)}</div>")
         parts.append("</section>")
         return "\n".join(parts)
 
     def to_html(self) -> str:
-        return (f"<article class='ck-rulebook'><h1>{html.escape(self.title)} — rulebook</h1>{md_html(self.intro)}"
+        return (f"<article class='ck-rulebook'><h1>{html.escape(self.title)} — rulebook</h1>"
+                f"{link_rule_ids(md_html(self.intro), self.href)}"
                 + "".join(self.rule_html(r) for r in self.rules) + "</article>")
 
 
@@ -198,10 +237,43 @@ def _cite_md(c: Citation) -> list[str]:
 
 
 def _cite_html(c: Citation) -> str:
+    """A citation: the original words, the translation, and a link that opens the passage in the
+    source, named as a reader knows the document (its file name after it)."""
+    from .documents import cite_href, document
     e = html.escape
+    doc = document(c.source)
     orig = f"<span lang='de'>„{e(c.original)}“</span><br>" if c.original else ""
     eng = f"<em lang='en'>{e(c.english)}</em><br>" if c.english else ""
-    return f"<blockquote class='ck-cite'>{orig}{eng}<small>— <code>{e(c.source)}</code>, §{e(c.section)}</small></blockquote>"
+    what = "read it in the source" if c.original else "open the source"
+    return (f"<blockquote class='ck-cite'>{orig}{eng}<small>— <a href='{e(cite_href(c))}' target='_blank' rel='noopener' "
+            f"title='{what}'>{e(doc.name)}, §{e(c.section)}</a> <span class='ck-file'>({e(c.source)})</span>"
+            f"</small></blockquote>")
+
+
+RULE_ID = re.compile(r"(?<![\w#.-])([A-Z][A-Z0-9]*-\d+(?:\.\d+)*)(?![\w-])")
+
+
+def link_rule_ids(escaped: str, href) -> str:
+    """Turn every rule ID in an escaped HTML string ("[M7-1.1]", "rule S7-2.3") into a link,
+    ``<a href='…'>M7-1.1</a>``, where `href(rule_id)` gives one (None: left as text). Tags, attribute
+    values and the text of existing links are left alone."""
+    out, in_link = [], 0
+    for piece in re.split(r"(<[^>]*>)", escaped):
+        if piece.startswith("<"):
+            low = piece[:3].lower()
+            if low.startswith("<a ") or low == "<a>":
+                in_link += 1
+            elif piece.lower().startswith("</a"):
+                in_link = max(0, in_link - 1)
+            out.append(piece)
+        elif in_link or not piece:
+            out.append(piece)
+        else:
+            def sub(m):
+                url = href(m.group(1))
+                return f"<a class='ck-rule-link' href='{html.escape(url)}'>{m.group(1)}</a>" if url else m.group(1)
+            out.append(RULE_ID.sub(sub, piece))
+    return "".join(out)
 
 
 def md_html(text: str) -> str:
@@ -261,6 +333,7 @@ def load_rulebook(game_name: str, game=None) -> Rulebook:
         book = parse_rulebook(path.read_text(encoding="utf-8"), game_name)
         if game is not None:
             book.tables = game.rule_tables()
+            book.options = {o.name: o for o in game.option_specs}
         _CACHE[key] = book
     return _CACHE[key]
 

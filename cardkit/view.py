@@ -28,6 +28,13 @@ class Pile:
     cards: list           # list of (owner name or "", Card or None)
     count: int | None = None  # for piles shown face down: how many cards
     note: str = ""
+    kind: str = ""        # "trick", "last-trick", "stock", "won" or "" (how a table lays it out)
+
+
+def plural(n, one: str, many: str | None = None) -> str:
+    """'1 trick', '2 tricks', '0 points', '-1 point' ('1.5 points')."""
+    word = one if abs(n) == 1 else (many or one + "s")
+    return f"{n:g} {word}" if isinstance(n, float) else f"{n} {word}"
 
 
 @dataclass

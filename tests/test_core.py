@@ -752,3 +752,202 @@ def test_records_with_and_without_examples():
         assert "no-such-example" in str(e.value)
         for ex in names:
             assert ex in str(e.value)
+
+
+# ================================================================================================
+# Bad input to the protocol, for every registered game: a CardkitError naming what is wrong
+# ================================================================================================
+def _player_counts(name):
+    """(options, number of players) for each player count the game offers."""
+    spec = next((o for o in cardkit.game_class(name).option_specs if o.name == "players"), None)
+    return [({"players": n}, n) for n in spec.choices] if spec else [({}, cardkit.load_game(name).num_players)]
+
+
+@pytest.mark.parametrize("name", list(cardkit.GAMES))
+@pytest.mark.parametrize("bad", ["abc", "7", 1.5, 2.0, True, False, b"1", [1], object()])
+def test_a_seed_must_be_an_integer(name, bad):
+    game = cardkit.load_game(name)
+    with pytest.raises(CardkitError) as e:
+        game.new_state(seed=bad)
+    assert "seed" in str(e.value) and repr(bad) in str(e.value)
+    blank = game.blank_state()
+    with pytest.raises(CardkitError) as e:
+        blank.deal(seed=bad)
+    assert "seed" in str(e.value) and blank.history == [] and blank.is_chance()
+
+
+@pytest.mark.parametrize("name", list(cardkit.GAMES))
+def test_any_integer_seed_is_taken_modulo_2_64(name):
+    """The RNG takes any int (SplitMix64 state is 64 bits): a negative or huge seed is a seed like any other."""
+    game = cardkit.load_game(name)
+    assert game.new_state(seed=-1) == game.new_state(seed=2 ** 64 - 1)
+    assert game.new_state(seed=2 ** 64 + 5) == game.new_state(seed=5)
+
+
+@pytest.mark.parametrize("name", list(cardkit.GAMES))
+@pytest.mark.parametrize("bad", [12345, 1.5, [], (), {}, {"a": 1}, [1, 2], [None], b"13",
+                                 {"13", "-6"}, [["13"], 5]])
+def test_a_deal_that_is_not_a_deal(name, bad):
+    game = cardkit.load_game(name)
+    with pytest.raises(CardkitError) as e:
+        game.new_state(deal=bad)
+    assert "deal" in str(e.value)
+
+
+@pytest.mark.parametrize("name", list(cardkit.GAMES))
+def test_every_stacked_deal_is_checked_when_the_state_is_made(name):
+    """A bad deal for a later round fails at once, not in the middle of the game (leaving a broken state)."""
+    game = cardkit.load_game(name)
+    good = game.new_state(seed=1).history[0].text
+    for bad in ("deal: " + good.split()[1], good + " " + good.split()[1], good.rsplit(" ", 1)[0]):
+        with pytest.raises(IllegalActionError) as e:
+            game.new_state(deal=[good, bad])
+        assert e.value.rule == "deal"
+    assert game.new_state(deal=[good, good]).history[0].text == good
+
+
+@pytest.mark.parametrize("name", list(cardkit.GAMES))
+def test_view_only_from_a_seat_or_as_the_teacher(name):
+    for options, n in _player_counts(name):
+        game = cardkit.load_game(name, **options)
+        names = game.player_names()
+        s = game.new_state(seed=3)
+        assert s.view(None).viewer is None
+        for p in range(n):
+            assert s.view(p).viewer == p
+        for bad in (n, n + 1, 5, -1, -n, True, False, "x", "0", 1.0, 0.0, [0]):
+            with pytest.raises(CardkitError) as e:
+                s.view(bad)
+            msg = str(e.value)
+            assert repr(bad) in msg and "None" in msg, msg
+            for p in range(n):
+                assert f"{p} ({names[p]})" in msg, msg
+
+
+@pytest.mark.parametrize("name", list(cardkit.GAMES))
+def test_an_unknown_option_name(name):
+    game = cardkit.load_game(name)
+    for o in game.option_specs:
+        assert game.option(o.name) is o
+    for bad in ("nope", "", None, 3):
+        with pytest.raises(OptionError) as e:
+            game.option(bad)
+        assert repr(bad) in str(e.value)
+        for o in game.option_specs:
+            assert o.name in str(e.value)
+
+
+@pytest.mark.parametrize("name", list(cardkit.GAMES))
+@pytest.mark.parametrize("bad", [5, None, 1.5, {"a": 1}])
+def test_stack_needs_a_list_of_hands(name, bad):
+    with pytest.raises(CardkitError):
+        cardkit.load_game(name).stack(bad)
+
+
+@pytest.mark.parametrize("name", list(cardkit.GAMES))
+def test_cards_must_be_a_text_or_a_list(name):
+    deck = cardkit.load_game(name).deck
+    for bad in (5, None, 1.5, {"a": 1}, b"13"):
+        with pytest.raises(CardError):
+            deck.parse_many(bad)
+    blank = cardkit.load_game(name).blank_state()
+    with pytest.raises(CardkitError):
+        blank.deal(12345)
+    assert blank.history == [] and blank.is_chance()
+
+
+@pytest.mark.parametrize("bad", [123, None, "", "..", "../rules", "magische7/../sieben"])
+def test_examples_of_something_that_is_not_a_game(bad):
+    assert example_names(bad) == []
+    with pytest.raises(CardkitError):
+        load_example(bad, "pair-beats")
+
+
+@pytest.mark.parametrize("change,word", [
+    ({"narration": [1]}, "narration"), ({"narration": "x"}, "narration"), ({"narration": None}, "narration"),
+    ({"narration": {"1": 5}}, "string"), ({"narration": {"1": None}}, "string"), ({"narration": {"x": "a"}}, "'x'"),
+    ({"narration": {"-1": "a"}}, "'-1'"), ({"narration": {"01": "a"}}, "'01'"), ({"narration": {"999": "a"}}, "'999'"),
+    ({"narration": {" 1": "a"}}, "' 1'"),
+    ({"title": 5}, "title"), ({"title": None}, "title"), ({"description": ["a"]}, "description"),
+    ({"rule": 4}, "rule"),
+])
+def test_record_metadata_that_later_code_relies_on(change, word):
+    data = {**_good_record(), **change}
+    for load in (lambda: Record.loads(json.dumps(data)), lambda: Record.from_dict(data)):
+        with pytest.raises(RecordError) as e:
+            load()
+        assert word in str(e.value)
+    state = play(m7().new_state(seed=6), random.Random(6), steps=10)
+    with pytest.raises(RecordError):
+        state.to_record(**change)
+
+
+def test_record_metadata_that_is_fine():
+    data = {**_good_record(), "narration": {"0": "dealt", "3": ""}, "title": "", "players": [1, 2], "extra": None}
+    rec = Record.from_dict(data)
+    assert rec.narration()[0] == "dealt" and rec.meta["extra"] is None
+
+
+def test_record_option_names_must_be_strings():
+    with pytest.raises(RecordError) as e:
+        Record.from_dict({**_good_record(), "options": {1: 2}})
+    assert "options" in str(e.value)
+
+
+# ================================================================================================
+# The `cardkit` command: bad arguments exit with status 2 and one line on stderr
+# ================================================================================================
+def _cli(capsys, *argv):
+    from cardkit.cli import main
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("name", list(cardkit.GAMES))
+def test_cli_play_from_a_seat_that_does_not_exist(name, capsys, monkeypatch):
+    monkeypatch.setattr("builtins.input", lambda prompt="": pytest.fail("no game should start"))
+    for options, n in _player_counts(name):
+        game = cardkit.load_game(name, **options)
+        opts = [x for k, v in options.items() for x in ("-o", f"{k}={v}")]
+        for seat in (n, n + 3, -1):
+            code, out, err = _cli(capsys, "play", name, *opts, "--seat", str(seat))
+            assert code == 2 and out == ""
+            assert err.count("\n") == 1 and err.startswith("cardkit: "), err
+            assert str(seat) in err
+            for p, who in enumerate(game.player_names()):
+                assert f"{p} ({who})" in err
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["rules", "nosuchgame"], ["nosuchgame", *cardkit.GAMES]),
+    (["play", "nosuchgame"], ["nosuchgame", *cardkit.GAMES]),
+    (["play", "magische7", "-o", "players=9"], ["players", "2, 4"]),
+    (["play", "sieben", "-o", "players=9"], ["players", "2, 3, 4"]),
+    (["play", "sieben", "-o", "nope=1"], ["nope", "players"]),
+    (["play", "sieben", "-o", "players"], ["NAME=VALUE"]),
+    (["play", "sieben", "--bot", "nope"], ["nope", "random"]),
+])
+def test_cli_bad_arguments(argv, words, capsys):
+    code, out, err = _cli(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("cardkit: "), err
+    for w in words:
+        assert w in err
+
+
+@pytest.mark.parametrize("name", list(cardkit.GAMES))
+def test_cli_play_from_the_last_seat_then_quit(name, capsys, monkeypatch):
+    monkeypatch.setattr("builtins.input", lambda prompt="": "quit")
+    for options, n in _player_counts(name):
+        opts = [x for k, v in options.items() for x in ("-o", f"{k}={v}")]
+        code, out, err = _cli(capsys, "play", name, *opts, "--seat", str(n - 1), "--seed", "4")
+        assert code == 0 and err == "" and cardkit.load_game(name, **options).player_names()[n - 1] in out
+
+
+def test_a_record_file_that_is_not_utf8(tmp_path):
+    path = tmp_path / "g.json"
+    path.write_bytes(b'{"format": "cardkit-record", "title": "\xff\xfe"}')
+    with pytest.raises(RecordError) as e:
+        Record.load(path)
+    assert "UTF-8" in str(e.value)

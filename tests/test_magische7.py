@@ -67,7 +67,7 @@ def last_winner(s):
     """The winner of the last trick, read from the teacher's view ("won by …")."""
     note = pile(s, "Last trick").note
     assert note.startswith("won by ")
-    return s.game.player_names().index(note[len("won by "):])
+    return s.game.player_names().index(note[len("won by "):].split(",")[0])   # "won by X, n points: why [rule]"
 
 
 def hand(s, p):
@@ -352,6 +352,52 @@ def test_spiegel_with_the_house_rule_trick_totals_seven():
         assert s.scores() == [0, 7]
 
 
+@covers("M7-5.1", "M7-5")
+@pytest.mark.parametrize("led,fol,players,any_card,point_only", [
+    ("Kreuz", "Joker", 2, [0, 7], [0, 0]),         # a led special: the readings differ
+    ("Spiegel", "Joker", 2, [0, 7], [0, 0]),
+    ("Joker", "Joker", 2, [0, 7], [0, 0]),
+    ("Kreuz", "Joker", 4, [0, 7, 0, 7], [0, 0, 0, 0]),
+    ("13", "Joker", 2, [0, 7], [0, 7]),            # a led point card: both top the trick up to 7
+    ("-6", "Joker", 2, [0, 7], [0, 7]),
+    ("Kreuz", "5", 2, [0, 5], [0, 5]),             # no following Joker: no difference
+])
+def test_joker_tops_up_against_a_led_special_card(led, fol, players, any_card, point_only):
+    assert game().options["joker_tops_up"] == "any"
+    for scoring in ("copy", "zero"):
+        house = dict(players=players, spiegel_scoring=scoring, joker_completes_seven=True)
+        assert play_trick(led, fol, **house).scores() == any_card
+        assert play_trick(led, fol, joker_tops_up="any", **house).scores() == any_card
+        assert play_trick(led, fol, joker_tops_up="point", **house).scores() == point_only
+        # without the house rule the reading changes nothing: the Joker counts 0 (M7-9.2)
+        printed = play_trick(led, fol, players=players, spiegel_scoring=scoring).scores()
+        assert play_trick(led, fol, players=players, spiegel_scoring=scoring, joker_tops_up="point").scores() \
+            == printed
+
+
+@covers("M7-5.1")
+def test_example_joker_against_the_kreuz():
+    """The example of M7-5.1: a Joker takes a led Kreuz under the house rule; the two readings score that
+    trick 7 and 0, and the game's winner changes with them."""
+    rec = load_example("magische7", "joker-vs-kreuz")
+    assert rec.meta["rule"] == "M7-5.1"
+    assert rec.options["joker_completes_seven"] is True and rec.options["joker_tops_up"] == "any"
+    any_card, point_only = rec.final_state(), rec.final_state(joker_tops_up="point")
+    assert any_card.is_terminal() and point_only.is_terminal()
+    assert rec.actions[1:3] == ["Kreuz", "Joker"]
+    assert ("Kreuz", "Joker") in won_pairs(any_card, P2)
+    specials = sum(1 for p in (P1, P2) for a, b in won_pairs(any_card, p) if b == "Joker" and value(a) == 0
+                   and a in ("Kreuz", "Spiegel", "Joker"))
+    assert specials == 1
+    assert any_card.scores()[P2] - point_only.scores()[P2] == 7
+    assert any_card.scores()[P1] == point_only.scores()[P1]
+    assert any_card.winners() == [P2] and point_only.winners() == [P1]
+    book = game().rulebook
+    r = book.rule("M7-5.1")
+    assert r.example == "joker-vs-kreuz" and r.option == "joker_tops_up" and r.default == "any"
+    assert r.parent == "M7-5" and r.kind == "gap"
+
+
 @covers("M7-6", "M7-6.1")
 @pytest.mark.parametrize("order", ["winner", "leader"])
 def test_draw_order(order):
@@ -485,7 +531,7 @@ def test_end_of_game_hand_over_and_partner_of_empty_opponent():
 @covers("M7-8.5")
 def test_no_repeat_consecutive():
     hands = [["10", "6"], ["9", "8"], [], []]
-    for rule in ("off", "consecutive", "own_leads"):
+    for rule in ("off", "consecutive", "own_leads", "same_pair"):
         s = stacked(game(players=4, no_repeat=rule), hands)
         s.apply("vs East")
         s.apply("10")
@@ -527,8 +573,60 @@ def test_no_repeat_own_leads_differs_from_consecutive():
     assert allowed == {"consecutive": ["vs East", "vs West"], "own_leads": []}
 
 
+@covers("M7-8.5")
+def test_no_repeat_same_pair_whoever_leads():
+    """The sheet's passive reading: North leads against East and East wins. Under the other readings East,
+    who did not lead, may now choose North; under "the same two players" he may not."""
+    hands = [["10", "3"], ["-3", "4"], ["1"], []]
+    for rule in ("off", "consecutive", "own_leads", "same_pair"):
+        s = stacked(game(players=4, no_repeat=rule), hands)
+        s.apply("vs East")
+        s.apply("10")
+        s.apply("-3")                        # East wins and leads
+        assert s.current_player == E
+        vs = sorted(a.text for a in s.legal_actions() if a.text.startswith("vs"))
+        if rule != "same_pair":
+            assert vs == ["vs North", "vs South"]
+            continue
+        assert vs == []                      # only South may be chosen: no choice is offered
+        snap = s.snapshot()
+        with pytest.raises(IllegalActionError) as e:
+            s.apply("vs North")
+        assert e.value.rule == "M7-8.5" and s.snapshot() == snap
+        assert "North" in e.value.why and "East" in e.value.why and "in a row" in e.value.why
+        s.apply("4")
+        assert s.current_player == S         # the trick is played against South
+
+
 @covers("M7-8.5", "M7-8.3")
-@pytest.mark.parametrize("rule", ["off", "consecutive", "own_leads"])
+def test_no_repeat_same_pair_when_the_forbidden_opponent_is_the_only_one_left():
+    """As under the other readings: if the other player of the last trick is the only opponent with cards,
+    the two meet again (M7-8.3 outranks the variant)."""
+    g = game(players=4, no_repeat="same_pair")
+    for seed in range(40):
+        s = g.new_state(seed=seed)
+        bot = g.bots()["random"](seed)
+        last = None
+        while not s.is_terminal():
+            p = s.current_player
+            opps = [q for q in ((p + 1) % 4, (p + 3) % 4) if hand(s, q)]
+            if last and p in last and len(opps) == 1 and opps[0] in last:
+                choice = [a for a in s.legal_actions() if a.text.startswith("vs")]
+                assert choice == []
+                s.apply(bot.choose(s))
+                assert s.current_player == opps[0]
+                return
+            if any(a.text.startswith("vs") for a in s.legal_actions()):
+                s.apply(bot.choose(s))
+            s.apply(bot.choose(s))
+            opp = s.current_player
+            s.apply(bot.choose(s))
+            last = (p, opp)
+    pytest.fail("no game reached a forced meeting")
+
+
+@covers("M7-8.5", "M7-8.3")
+@pytest.mark.parametrize("rule", ["off", "consecutive", "own_leads", "same_pair"])
 def test_no_repeat_against_an_independent_tracker(rule):
     """Follow many games and check every trick's opponent against the rule, tracked here independently;
     when the forbidden opponent is the only one with cards, he must be played against."""
@@ -539,12 +637,18 @@ def test_no_repeat_against_an_independent_tracker(rule):
         bot = g.bots()["random"](seed)
         names = g.player_names()
         last = {}              # player -> (opponent of his last lead, trick number)
+        pair = ()              # the two players of the last trick
         trick_no = 0
         while not s.is_terminal():
             p = s.current_player
             opps = [q for q in ((p + 1) % 4, (p + 3) % 4) if hand(s, q)]
             allowed = list(opps)
-            if rule != "off" and p in last:
+            if rule == "same_pair":
+                if p in pair:
+                    allowed = [q for q in opps if q not in pair] or opps
+                    if len(opps) == 1 and opps[0] in pair:
+                        forced_repeat += 1
+            elif rule != "off" and p in last:
                 prev, when = last[p]
                 if rule == "own_leads" or when == trick_no - 1:
                     allowed = [q for q in opps if q != prev] or opps
@@ -561,6 +665,7 @@ def test_no_repeat_against_an_independent_tracker(rule):
             assert opp in allowed
             s.apply(bot.choose(s))                      # the answer
             last[p] = (opp, trick_no)
+            pair = (p, opp)
             trick_no += 1
     if rule != "off":
         assert forced_repeat > 0
@@ -762,10 +867,10 @@ def test_cards_are_conserved(seed, players, picks):
 
 # --- example records --------------------------------------------------------------------------------
 EXAMPLES = ["pair-beats", "spiegel-scoring", "joker-vs-spiegel", "kreuz-vs-spiegel", "joker-proposal",
-            "four-players"]
+            "joker-vs-kreuz", "four-players"]
 
 
-@covers("M7-1.1", "M7-2", "M7-3", "M7-4", "M7-5", "M7-8")
+@covers("M7-1.1", "M7-2", "M7-3", "M7-4", "M7-5", "M7-5.1", "M7-8")
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_example_replays(name):
     assert name in example_names("magische7")

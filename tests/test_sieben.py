@@ -372,6 +372,53 @@ def test_the_loser_deals_the_winner_leads_first_round_seat_zero():
         assert s.dealer == 1 - r["winner"]
 
 
+@covers("S7-3.5.1", "S7-3.5")
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_first_round_the_last_seat_deals_the_first_seat_leads(players):
+    g = game(players=players)
+    names = g.player_names()
+    s = g.new_state(seed=11)
+    assert s.dealer == players - 1 and s.leader == 0 and s.current_player == 0
+    line = g.blank_state().describe(s.history[0])
+    assert line.startswith(f"Round 1: {names[-1]} deals") and line.endswith(f"{names[0]} leads.")
+
+
+@covers("S7-3.5.1")
+@pytest.mark.parametrize("seed", range(8))
+def test_two_players_who_dealt_first_makes_no_difference(seed):
+    """The readings of "Diese Person beginnt" give the same 2-player game: who dealt the first round changes
+    neither the cards nor who deals or leads later (the loser deals, the winner leads)."""
+    g = game()
+    a, b = g.new_state(seed=seed), g.new_state(seed=seed)
+    b.dealer = 0                                    # the reading "the person drawn deals and leads"
+    rnd_a, rnd_b = random.Random(seed), random.Random(seed)
+    while not a.is_terminal():
+        a.apply(rnd_a.choice(a.legal_actions()))
+        b.apply(rnd_b.choice(b.legal_actions()))
+        assert [x.text for x in a.history] == [x.text for x in b.history]
+        if a.rounds:
+            assert a.dealer == b.dealer and a.leader == b.leader
+    assert b.is_terminal() and a.scores() == b.scores() and a.rounds == b.rounds
+
+
+@covers("S7-3.5.1", "S7-8.6")
+def test_four_players_the_first_dealer_would_matter():
+    """What the rule says of the third reading with 4 players: the deal passes on from the dealer (S7-8.6), so
+    a first dealer who also led would change who deals the second round when East–West win the first."""
+    g = game(players=4)
+    for seed in range(40):
+        a, b = g.new_state(seed=seed), g.new_state(seed=seed)
+        b.dealer = 0
+        rnd_a, rnd_b = random.Random(seed), random.Random(seed)
+        while not a.rounds:
+            a.apply(rnd_a.choice(a.legal_actions()))
+            b.apply(rnd_b.choice(b.legal_actions()))
+        if a.rounds[0]["winner"] == 1:          # East–West
+            assert (a.dealer, b.dealer) == (N, S)
+            return
+    pytest.fail("East–West never won a first round")
+
+
 # --- S7-4 counting -----------------------------------------------------------------------------------
 @covers("S7-4", "S7-4.1", "S7-4.2", "S7-4.3")
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -509,7 +556,7 @@ def test_the_worked_example_anna_und_bert():
     cards, owners, winner = last_trick(final)
     assert winner == "Anna" and len(cards) == 6 and card_counters(cards) == 30
     assert owners == ["Bert", "Anna"] * 3
-    assert pile(final, "Last trick").note == "won by Anna, 30 counters"
+    assert pile(final, "Last trick").note.startswith("won by Anna, 30 counters")
     assert final.counters == [0, 30] and final.current_player == ANNA and not final.deciding
     assert [len(h) for h in final.hands] == [4, 4] and stock_count(final) == 24 - 6
     # the narration tells it the way the source does, and the engine agrees that Bert could not continue

@@ -69,7 +69,8 @@ def play_and_check(options: dict, seed: int, choose, undo_at: float, back: float
     snaps = []
     undo_step = int(undo_at * 40)
     step = 0
-    rounds_seen = plays = 0
+    plays = 0
+    rounds_seen = len(s.rounds)       # a deal can end a round at once (four equal cards, S7-7.3)
     last_trick = None
     leader = s.leader
     while True:
@@ -119,6 +120,8 @@ def play_and_check(options: dict, seed: int, choose, undo_at: float, back: float
     replayed = Record.loads(s.to_record().dumps()).final_state()
     assert replayed == s and replayed.scores() == scores
 
+    if not snaps:                 # the game was decided by the first deal: nothing to undo
+        return
     k = max(int(back * len(snaps)), len(snaps) - 25)         # undo back up to 25 decisions
     c = s.clone()
     for _ in range(len(snaps) - k):

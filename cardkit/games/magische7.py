@@ -11,7 +11,7 @@ from ..errors import IllegalActionError
 from ..game import CHANCE, TERMINAL, Action, Deal, Game, State
 from ..options import Option
 from ..rules import Table
-from ..view import Pile, Seat, View
+from ..view import Pile, Seat, View, plural
 
 JOKER, SPIEGEL, KREUZ = (MAGISCHE7.parse(t) for t in ("Joker", "Spiegel", "Kreuz"))
 POINT_CARDS = tuple(c for c in MAGISCHE7.cards if c.kind == "point")
@@ -33,14 +33,23 @@ OPTIONS = (
            labels={"copy": "copies the other card", "zero": "counts 0"}),
     Option("joker_completes_seven", False, choices=(False, True), rule="M7-5",
            help="house rule: a Joker played second counts so that the trick totals 7"),
+    Option("joker_tops_up", "any", choices=("any", "point"), rule="M7-5.1",
+           help="house rule M7-5: a Joker played second tops the trick up to 7 against any led card, or only "
+                "against a led point card (against a led Joker, Spiegel or Kreuz it then counts 0)",
+           labels={"any": "against any led card", "point": "only against a led point card"}),
     Option("draw_order", "winner", choices=("winner", "leader"), rule="M7-6.1",
-           help="who draws first after a trick"),
+           help="who draws first after a trick", labels={"winner": "the trick's winner first",
+                                                         "leader": "the trick's leader first"}),
     Option("review_tricks", False, choices=(False, True), rule="M7-7",
            help="won tricks may be looked at again (the sheet forbids it; a teaching aid)"),
     Option("draw_4p", "trick", choices=("trick", "all"), rule="M7-8.6",
-           help="4 players: the two players of the trick draw, or all four draw"),
-    Option("no_repeat", "off", choices=("off", "consecutive", "own_leads"), rule="M7-8.5",
-           help="4 players, variant: never twice in a row against the same opponent"),
+           help="4 players: the two players of the trick draw, or all four draw",
+           labels={"trick": "the two players of the trick", "all": "all four players"}),
+    Option("no_repeat", "off", choices=("off", "consecutive", "own_leads", "same_pair"), rule="M7-8.5",
+           help="4 players, variant: never twice in a row against the same opponent",
+           labels={"off": "off (the basic rule)", "consecutive": "not the same opponent in the next trick",
+                   "own_leads": "not the opponent of one's own last lead",
+                   "same_pair": "the same two never meet in two tricks in a row"}),
 )
 
 
@@ -87,8 +96,10 @@ def card_points(led: Card, follow: Card, opts: dict) -> tuple[float, float]:
     def base(c):
         return c.value if c.kind == "point" else 0
     lv, fv = base(led), base(follow)
-    if opts["joker_completes_seven"] and follow.kind == "joker":
-        fv = 7 - lv                       # M7-5: the Joker tops the trick up to 7 (a led special counts 0)
+    if opts["joker_completes_seven"] and follow.kind == "joker" and \
+            (led.kind == "point" or opts["joker_tops_up"] == "any"):
+        fv = 7 - lv                       # M7-5: the Joker tops the trick up to 7 (M7-5.1: a led special
+                                          # counts 0, so the Joker 7; or, under "point", the Joker counts 0)
     if opts["spiegel_scoring"] == "copy":
         # M7-6.2: a Spiegel copies a point card; against a Joker, Kreuz or Spiegel it counts 0 (also when
         # the M7-5 house rule tops a following Joker up to 7: the trick then totals 7, not 14)
@@ -125,6 +136,9 @@ class Magische7(Game):
     def stack(self, hands: list, stock="") -> str:
         """The deal text that gives these hands (6 cards each, Jokers not listed) and this stock (top first).
         Cards are dealt one at a time in seat order, so the deal interleaves the hands."""
+        if not isinstance(hands, (list, tuple)):
+            raise IllegalActionError("M7-0.2", f"give the hands as a list of {self.num_players} hands, not "
+                                     f"{type(hands).__name__}")
         hs = [MAGISCHE7.parse_many(h) for h in hands]
         if len(hs) != self.num_players or any(len(h) != 6 for h in hs):
             raise IllegalActionError("M7-0.2", f"give {self.num_players} hands of 6 cards (the Jokers are added)")
@@ -141,7 +155,7 @@ class Magische7(Game):
         return {"outcomes": outcome_table(self.options)}
 
     def bots(self) -> dict:
-        return {"random": RandomBot, "rule-based": RuleBot}
+        return {"random": RandomBot, "careful": CarefulBot, "rule-based": RuleBot}
 
 
 class M7State(State):
@@ -183,11 +197,28 @@ class M7State(State):
     def _allowed_opponents(self, p: int) -> list[int]:
         opps = self._opponents(p)
         rule = self.game.options["no_repeat"]
-        if rule != "off" and len(opps) == 2 and self.last_opp[p] is not None:
+        if rule == "same_pair":
+            # the two players of the last trick may not meet again in this one, whoever leads
+            if len(opps) == 2 and self.last_trick is not None and p in self.last_trick[2:4]:
+                opps = [q for q in opps if q not in self.last_trick[2:4]]
+        elif rule != "off" and len(opps) == 2 and self.last_opp[p] is not None:
             prev, when = self.last_opp[p]
             if rule == "own_leads" or when == self.tricks_played - 1:
                 opps = [q for q in opps if q != prev]
         return opps
+
+    def _repeat_why(self, p: int, q: int) -> str:
+        """Why the variant M7-8.5 forbids leader p to play against q now, in the words of its reading."""
+        names = self.game.player_names()
+        rule = self.game.options["no_repeat"]
+        if rule == "same_pair":
+            return (f"{names[p]} and {names[q]} played the last trick against each other, and the variant "
+                    "forbids the same two players to meet in two tricks in a row")
+        if rule == "own_leads":
+            return (f"{names[p]}'s last lead was against {names[q]}, and the variant forbids leading against "
+                    "the same opponent twice in a row")
+        return (f"{names[p]} led the last trick against {names[q]}, and the variant forbids leading against the "
+                "same opponent in two tricks in a row")
 
     def _begin_trick(self) -> None:
         if not any(self.hands):
@@ -258,7 +289,7 @@ class M7State(State):
         names = self.game.player_names()
         p = self._cp
         if self.choosing:
-            opts = " or ".join(f"'vs {names[q]}'" for q in self._allowed_opponents(p))
+            opts = " or ".join(VS[q].label for q in self._allowed_opponents(p))   # the buttons' words
             low = text.lower()
             for q in range(4):
                 if low in (f"vs {names[q]}".lower(), names[q].lower()):
@@ -268,8 +299,7 @@ class M7State(State):
                     if not self.hands[q]:
                         return IllegalActionError("M7-8.3", f"{names[q]} has no cards left; you must play "
                                                   "against his partner", text)
-                    return IllegalActionError("M7-8.5", f"the variant forbids playing against {names[q]} "
-                                              "twice in a row", text)
+                    return IllegalActionError("M7-8.5", self._repeat_why(p, q), text)
             return IllegalActionError("M7-8.2", f"{names[p]} leads and first chooses the opponent: {opts}", text)
         if self.n == 4 and text.lower().startswith("vs "):
             # no choice is open: the trick is under way, or only one opponent could be chosen (M7-8.3, M7-8.5)
@@ -279,8 +309,7 @@ class M7State(State):
             if not self.trick and q is not None and q % 2 != self.leader % 2 and q not in allowed:
                 if not self.hands[q]:
                     return IllegalActionError("M7-8.3", f"{names[q]} has no cards left: {fixed}", text)
-                return IllegalActionError("M7-8.5", f"the variant forbids playing against {names[q]} twice in a "
-                                          f"row: {fixed}", text)
+                return IllegalActionError("M7-8.5", f"{self._repeat_why(self.leader, q)}: {fixed}", text)
             return IllegalActionError("M7-8.2", f"no opponent is to be chosen now: {fixed}", text)
         try:
             card = MAGISCHE7.parse(text)
@@ -337,7 +366,7 @@ class M7State(State):
                                                        *self.last_trick[2:]))
 
     # presentation ----------------------------------------------------------------------------------
-    def view(self, player: int | None = None) -> View:
+    def _view(self, player: int | None = None) -> View:
         names = self.game.player_names()
         review = self.game.options["review_tricks"] or player is None or self.is_terminal()
         pts = self.points()
@@ -346,21 +375,42 @@ class M7State(State):
             visible = player is None or player == p
             team = "" if self.n == 2 else ("North–South" if p % 2 == 0 else "East–West")
             seats.append(Seat(p, names[p], list(self.hands[p]) if visible else [None] * len(self.hands[p]),
-                              team=team, score=f"{pts[p]:g} points" if review else "",
-                              info=f"{len(self.won[p])} tricks", current=p == self._cp))
+                              team=team, score=plural(pts[p], "point") if review else "",
+                              info=plural(len(self.won[p]), "trick"), current=p == self._cp))
         piles = []
         if self.trick or self._cp >= 0:
-            piles.append(Pile("Trick", [(names[self.leader], c) for c in self.trick]))
+            piles.append(Pile("Trick", [(names[self.leader], c) for c in self.trick], kind="trick",
+                              note=f"{names[self.leader]} against {names[self.opponent]}"
+                              if self.n == 4 and not self.choosing and self._cp >= 0 else ""))
         if self.last_trick:
             led, fol, ld, op, w = self.last_trick
-            piles.append(Pile("Last trick", [(names[ld], led), (names[op], fol)], note=f"won by {names[w]}"))
-        piles.append(Pile("Stock", [], count=len(self.stock)))
+            _, rule, why = trick_outcome(led, fol, self.game.options)
+            lv, fv = card_points(led, fol, self.game.options)
+            piles.append(Pile("Last trick", [(names[ld], led), (names[op], fol)], kind="last-trick",
+                              note=f"won by {names[w]}, {plural(lv + fv, 'point')}: {why} [{rule}]"))
+        piles.append(Pile("Stock", [], count=len(self.stock), kind="stock"))
         if review:
             for p in range(self.n):
-                piles.append(Pile(f"Won by {names[p]}", [x for a, b, l, o in self.won[p] for x in ((names[l], a), (names[o], b))]))
+                piles.append(Pile(f"Won by {names[p]}", [x for a, b, l, o in self.won[p] for x in ((names[l], a), (names[o], b))],
+                                  kind="won"))
         legal = list(self.legal_actions()) if self._cp >= 0 and player in (None, self._cp) else []
         return View(self.game.name, self.game.title, player, seats, piles, self.status(), self._cp if self._cp >= 0 else None,
                     self.is_terminal(), self.result_text() if self.is_terminal() else "", legal)
+
+    def progress(self) -> tuple[str, str]:
+        if self._cp == CHANCE:
+            return "", ""
+        return "", f"Trick {self.tricks_played + 1}" if self._cp >= 0 else "The end"
+
+    def score_table(self):
+        names = self.game.player_names()
+        pts = self.points()
+        rows = [[names[p], str(len(self.won[p])), f"{pts[p]:g}"] for p in range(self.n)]
+        if self.n == 4:
+            t = self.team_points()
+            rows += [["North–South", str(len(self.won[0]) + len(self.won[2])), f"{t[0]:g}"],
+                     ["East–West", str(len(self.won[1]) + len(self.won[3])), f"{t[1]:g}"]]
+        return Table(["", "tricks won", "points"], rows, "Points from the tricks won (M7-9)")
 
     def status(self) -> str:
         names = self.game.player_names()
@@ -401,7 +451,7 @@ class M7State(State):
         wins, rule, why = trick_outcome(led, card, self.game.options)
         w = p if wins else names[self.leader]
         lv, fv = card_points(led, card, self.game.options)
-        return f"{p} plays {card.label}: {why} — {w} takes the trick ({lv + fv:g} points) [{rule}]."
+        return f"{p} plays {card.label}: {why} — {w} takes the trick ({plural(lv + fv, 'point')}) [{rule}]."
 
 
 Magische7.State = M7State
@@ -445,9 +495,296 @@ def outcome_table(opts: dict) -> Table:
 
 # --- bots ------------------------------------------------------------------------------------------
 class RuleBot:
-    """A simple rule-based player: takes cheap tricks, avoids collecting minus points (the review's
-    advice that staying on lead is not always good), keeps the Joker for a big trick."""
+    """A rule-based player that plays like a decent club player, with only what its seat may know (its
+    hand, every card played so far — the sheet forbids looking at won tricks again, so a good player
+    remembers them —, who still holds a Joker, the hand and stock sizes):
+
+    * it tracks the cards played, so it knows for each card whether its pair partner is still out
+      (unseen) and how likely the opponent holds it, and whether the opponent still holds its Joker
+      (each player is dealt one);
+    * leading, it estimates every card's outcome against the opponent's likely answers — beaten by the
+      partner (the other side scores 7), taken by a Joker, or won with the opponent's cheapest throw — and
+      leads the best, so a high card whose partner is gone and whose Joker threat has passed is led, a
+      card whose partner is surely out is not; with 4 players it first chooses the opponent against whom
+      its best lead is best;
+    * answering, it takes a trick worth having with the cheapest winning card, uses the Joker only on a
+      big trick, gives the other side its lowest card otherwise, and keeps high cards whose partner is
+      gone (sure winners to lead later);
+    * with 2 players, once the stock is empty every unseen card is in the opponent's hand: from 5 cards
+      each it plays the rest exactly (a minimax over the remaining tricks, on the point difference)."""
     name = "rule-based"
+    SEARCH_CARDS = 5          # exact endgame search once both hands hold at most this many cards
+    JOKER_RISK = 0.3          # how likely an opponent holding a Joker spends it on a high lead
+
+    def __init__(self, seed: int = 0):
+        from ..rng import Rng
+        self.rng = Rng(seed)
+        self._memo: dict = {}
+        self._memo_key = None
+
+    # --- what the seat knows ----------------------------------------------------------------------
+    @staticmethod
+    def _played(state: M7State) -> tuple[list, list]:
+        """(every card played so far, how many Jokers each seat has played)."""
+        played, jokers = [], [0] * state.n
+        for won in state.won:
+            for led, fol, ld, op in won:
+                played.append(led)
+                played.append(fol)
+                if led is JOKER:
+                    jokers[ld] += 1
+                if fol is JOKER:
+                    jokers[op] += 1
+        if state.trick:
+            played.append(state.trick[0])
+            if state.trick[0] is JOKER:
+                jokers[state.leader] += 1
+        return played, jokers
+
+    def _knowledge(self, state: M7State, me: int) -> dict:
+        """The unseen cards (neither played nor mine, Jokers apart), who still holds a Joker, and how many
+        unknown cards each other hand holds."""
+        from collections import Counter
+        played, jokers = self._played(state)
+        unseen = Counter(c for c in state.game.full_deck())
+        for c in played:
+            if c is not JOKER:
+                unseen[c] -= 1
+        for c in state.hands[me]:
+            if c is not JOKER:
+                unseen[c] -= 1
+        unseen = +unseen
+        joker = [jokers[q] == 0 and bool(state.hands[q]) for q in range(state.n)]
+        slots = sum(unseen.values())
+        free = {q: len(state.hands[q]) - (1 if joker[q] else 0) for q in range(state.n) if q != me}
+        return {"unseen": unseen, "joker": joker, "slots": slots, "free": free}
+
+    @staticmethod
+    def _p_holds(k: int, m: int, total: int) -> float:
+        """P(a hand of m of `total` unknown cards holds at least one of k copies)."""
+        if k <= 0 or m <= 0 or total <= 0:
+            return 0.0
+        if m >= total:
+            return 1.0
+        p_none = 1.0
+        for i in range(k):
+            p_none *= max(0.0, (total - m - i) / (total - i))
+        return 1.0 - p_none
+
+    @staticmethod
+    def _expected_extreme(values: list, m: int, lowest: bool) -> float:
+        """Expected lowest (or highest) of m values drawn without replacement from `values`."""
+        n = len(values)
+        if m <= 0 or n == 0:
+            return 0.0
+        m = min(m, n)
+        vs = sorted(values, reverse=not lowest)
+        # P(the extreme is the i-th in order) = C(n-1-i, m-1) / C(n, m)
+        from math import comb
+        total = comb(n, m)
+        return sum(v * comb(n - 1 - i, m - 1) for i, v in enumerate(vs) if n - 1 - i >= m - 1) / total
+
+    # --- leading ----------------------------------------------------------------------------------
+    def _lead_value(self, state: M7State, me: int, c: Card, q: int, k: dict) -> float:
+        o = state.game.options
+        unseen, slots = k["unseen"], k["slots"]
+        m = k["free"].get(q, 0)
+        has_joker = k["joker"][q]
+        # what the opponent may throw: a point card's value, the Kreuz 0 (a Spiegel he would not throw)
+        throws = [x.value if x.kind == "point" else 0
+                  for x, cnt in unseen.items() if x.kind != "spiegel" for _ in range(cnt)]
+        low = self._expected_extreme(throws, m, lowest=True) if m else 0.0   # his cheapest throw, expected
+        if c.kind == "point":
+            v = c.value
+            partner = next((x for x in unseen if x.kind == "point" and x.value == 7 - v), None)
+            pp = self._p_holds(unseen[partner], m, slots) if partner is not None else 0.0
+            win = v + low
+            if has_joker and v >= 7:          # the Joker may take it (but it is spent then)
+                win = (1 - self.JOKER_RISK) * win - self.JOKER_RISK * v
+            return pp * -7.0 + (1 - pp) * win
+        if c.kind == "spiegel":
+            if o["spiegel_scoring"] == "copy":
+                return 2 * low - 3
+            return low - 3
+        if c.kind == "kreuz":
+            high = self._expected_extreme(throws, m, lowest=False) if m else 0.0
+            return -max(high, 0.0)             # a led Kreuz loses: he answers with his best card
+        # the Joker: the opponent throws his lowest card; keeping it for a big trick is worth more early on
+        return low - (9 if state.stock else 2)
+
+    def _best_lead(self, state: M7State, me: int, q: int, k: dict, cards) -> tuple:
+        best = None
+        for c in cards:
+            val = self._lead_value(state, me, c, q, k)
+            key = (val, -c.index)
+            if best is None or key > best[0]:
+                best = (key, c)
+        return best
+
+    # --- the exact endgame (2 players, stock empty) -----------------------------------------------
+    def _endgame(self, state: M7State, me: int):
+        o = state.game.options
+        opp = 1 - me
+        k = self._knowledge(state, me)
+        theirs = [c for c, cnt in k["unseen"].items() for _ in range(cnt)]
+        if k["joker"][opp]:
+            theirs.append(JOKER)
+        mine = tuple(sorted(state.hands[me], key=lambda c: c.index))
+        theirs = tuple(sorted(theirs, key=lambda c: c.index))
+        fw = state.game._follower_wins
+        pts = {}
+
+        def points(led, fol):
+            p = pts.get((led, fol))
+            if p is None:
+                lv, fv = card_points(led, fol, o)
+                p = pts[(led, fol)] = lv + fv
+            return p
+
+        memo = self._memo
+        size = (state.game, len(mine) + len(theirs))
+        if self._memo_key is None or self._memo_key[0] is not state.game or self._memo_key[1] < size[1]:
+            memo.clear()                     # a new endgame (the memo holds positions of the current one)
+        self._memo_key = size
+
+        def drop(hand, i):
+            return hand[:i] + hand[i + 1:]
+
+        def solve(a, b, lead_me):
+            """Best point difference (me − them) from here; a: my hand, b: theirs; nobody has led yet."""
+            if not a and not b:
+                return 0.0
+            key = (a, b, lead_me)
+            v = memo.get(key)
+            if v is not None:
+                return v
+            if lead_me:
+                best = -1e9
+                for i, c in enumerate(a):
+                    if i and a[i - 1] is c:
+                        continue
+                    best = max(best, answer(drop(a, i), b, c, True))
+            else:
+                best = 1e9
+                for i, c in enumerate(b):
+                    if i and b[i - 1] is c:
+                        continue
+                    best = min(best, answer(a, drop(b, i), c, False))
+            memo[key] = best
+            return best
+
+        def answer(a, b, led, led_by_me):
+            if led_by_me:
+                best = 1e9
+                for i, c in enumerate(b):
+                    if i and b[i - 1] is c:
+                        continue
+                    w = fw[led.index][c.index]
+                    p = points(led, c)
+                    nb = drop(b, i)
+                    v = (-p + solve(a, nb, False)) if w else (p + solve(a, nb, True))
+                    best = min(best, v)
+            else:
+                best = -1e9
+                for i, c in enumerate(a):
+                    if i and a[i - 1] is c:
+                        continue
+                    w = fw[led.index][c.index]
+                    p = points(led, c)
+                    na = drop(a, i)
+                    v = (p + solve(na, b, True)) if w else (-p + solve(na, b, False))
+                    best = max(best, v)
+            return best
+
+        legal = state.legal_actions()
+        best, best_v = None, None
+        for act in legal:
+            c = act.card
+            i = mine.index(c)
+            na = drop(mine, i)
+            if state.trick:
+                led = state.trick[0]
+                w = fw[led.index][c.index]
+                p = points(led, c)
+                v = (p + solve(na, theirs, True)) if w else (-p + solve(na, theirs, False))
+            else:
+                v = answer(na, theirs, c, True)
+            if best_v is None or v > best_v + 1e-9:
+                best, best_v = act, v
+        return best
+
+    # --- the decision -----------------------------------------------------------------------------
+    def choose(self, state: M7State):
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        me = state.current_player
+        if state.n == 2 and not state.stock and len(state.hands[me]) <= self.SEARCH_CARDS:
+            return self._endgame(state, me)
+        k = self._knowledge(state, me)
+        hand = state.hands[me]
+        cards = list(dict.fromkeys(hand))
+        if state.choosing:
+            best = None
+            for a in legal:
+                val = self._best_lead(state, me, a.data, k, cards)[0][0]
+                key = (val, -len(state.hands[a.data]), self.rng.below(1 << 20))
+                if best is None or key > best[0]:
+                    best = (key, a)
+            return best[1]
+        if not state.trick:
+            c = self._best_lead(state, me, state.opponent, k, cards)[1]
+            return PLAY[c]
+        return self._answer(state, me, k, legal)
+
+    def _answer(self, state: M7State, me: int, k: dict, legal):
+        o = state.game.options
+        led = state.trick[0]
+        unseen = k["unseen"]
+        leader = state.leader
+        best, best_key = None, None
+        for a in legal:
+            c = a.card
+            wins = state.game._follower_wins[led.index][c.index]
+            lv, fv = card_points(led, c, o)
+            value = lv + fv
+            gain = value if wins else -value
+            gain -= self._keep(c, unseen, k["joker"][leader], state)
+            key = (gain, -c.index)
+            if best_key is None or key > best_key:
+                best, best_key = a, key
+        return best
+
+    @staticmethod
+    def _keep(c: Card, unseen, leader_has_joker: bool, state) -> float:
+        """What holding on to `c` is worth for the rest of the hand (what playing it now gives up)."""
+        if c.kind == "joker":
+            return 9.0 if state.stock else 5.0
+        if c.kind == "spiegel":
+            return 3.0
+        if c.kind == "kreuz":
+            return 0.0
+        v = c.value
+        partner_out = any(x.kind == "point" and x.value == 7 - v for x in unseen)
+        if v > 0 and not partner_out:
+            return 0.5 * v            # a sure winner to lead later (short of a Joker)
+        return 0.0
+
+
+class CarefulBot:
+    """A simple careful player, the baseline a rule-based bot must beat. It never hands the other side
+    points on a trick it cannot take, and keeps its Joker and Spiegel for valuable tricks:
+
+    * answering: of the cards that take the trick it plays the one that brings it the most points, if the
+      trick is worth more than 0 (a Joker only for a trick worth 7 or more); otherwise it plays the card that
+      gives the other side the fewest points (the lowest point card, or the Kreuz), a Joker or Spiegel only
+      when nothing else is left;
+    * leading: its highest point card (a beaten trick gives the other side 7, whatever was led), and the
+      special cards only when it has no point card left;
+    * choosing the opponent (4 players): at random.
+
+    Ties are broken by the card, then at random (seeded). It counts no cards and keeps no memory."""
+    name = "careful"
 
     def __init__(self, seed: int = 0):
         from ..rng import Rng
@@ -455,23 +792,17 @@ class RuleBot:
 
     def choose(self, state: M7State):
         legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
         if state.choosing:
-            # play against the opponent holding fewer cards (fewer chances to hold the partner);
-            # between equals choose at random, so all four players take part
-            return min(legal, key=lambda a: (len(state.hands[a.data]), self.rng.below(1 << 30)))
-        o = state.game.options
+            return legal[self.rng.below(len(legal))]
         if not state.trick:
-            # lead: prefer a low-value point card (its pair partner takes little), never the Joker early
-            def lead_cost(a):
-                c = a.card
-                if c.kind == "joker":
-                    return 50
-                if c.kind == "spiegel":
-                    return 40        # a led Spiegel wins: keep it for a valuable moment
-                if c.kind == "kreuz":
-                    return -5        # a led Kreuz loses: a cheap way to give away the lead
-                return abs(c.value - 3.5)
-            return min(legal, key=lambda a: (lead_cost(a), a.text))
+            points = [a for a in legal if a.card.kind == "point"]
+            if points:
+                return max(points, key=lambda a: a.card.value)
+            order = {"joker": 0, "spiegel": 1, "kreuz": 2}
+            return min(legal, key=lambda a: order[a.card.kind])
+        o = state.game.options
         led = state.trick[0]
         best, best_key = None, None
         for a in legal:
@@ -479,11 +810,13 @@ class RuleBot:
             wins = trick_outcome(led, c, o)[0]
             lv, fv = card_points(led, c, o)
             value = lv + fv
-            gain = value if wins else -value   # points to us if we win, to them otherwise
-            spend = {"joker": 8, "spiegel": 4, "kreuz": 0}.get(c.kind, 0)
-            if c.kind == "point":
-                spend = max(0, c.value) / 4    # giving away a high card costs a little
-            key = (gain - spend, -c.index)
+            if wins and value > 0 and (c.kind != "joker" or value >= 7):
+                key = (2, value, c.kind == "point")
+            elif not wins and c.kind in ("point", "kreuz"):
+                key = (1, -value, 0)
+            else:
+                key = (0, value if wins else -value, 0)
+            key = key + (self.rng.below(1 << 20),)
             if best_key is None or key > best_key:
                 best, best_key = a, key
         return best

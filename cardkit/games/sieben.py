@@ -17,7 +17,7 @@ from ..game import CHANCE, TERMINAL, Action, Deal, Game, State
 from ..options import Option
 from ..rng import Rng
 from ..rules import Table
-from ..view import Pile, Seat, View
+from ..view import Pile, Seat, View, plural
 
 HAND = 4                                   # S7-0.2 / S7-3.1: four cards in hand
 COUNTS = {"10": 10, "A": 10}               # S7-4.1: Tens and Aces count 10, every other card nothing
@@ -138,6 +138,8 @@ class Sieben(Game):
         """The deal text that gives these hands (4 cards each, in seat order) and this stock (top first).
         The cards are dealt four at a time in seat order (S7-0.2); unlisted cards go to the bottom."""
         n = self.num_players
+        if not isinstance(hands, (list, tuple)):
+            raise IllegalActionError("S7-0.2", f"give the hands as a list of {n} hands, not {type(hands).__name__}")
         hs = [PIQUET32.parse_many(h) for h in hands]
         if len(hs) != n or any(len(h) != HAND for h in hs):
             raise IllegalActionError("S7-0.2", f"give {n} hands of {HAND} cards")
@@ -155,7 +157,7 @@ class Sieben(Game):
         return {"beats": beats_table(self.options), "points": points_table(self.options)}
 
     def bots(self) -> dict:
-        return {"random": RandomBot, "rule-based": RuleBot}
+        return {"random": RandomBot, "careful": CarefulBot, "rule-based": RuleBot}
 
 
 class SiebenState(State):
@@ -497,9 +499,8 @@ class SiebenState(State):
     def _revealed(self) -> list:
         return [pc for won in self.won for t in won for pc in t] + list(self.trick)
 
-
     # presentation --------------------------------------------------------------------------------
-    def view(self, player: int | None = None) -> View:
+    def _view(self, player: int | None = None) -> View:
         g = self.game
         names = g.player_names()
         n = self.n
@@ -510,30 +511,48 @@ class SiebenState(State):
             hand = list(self.hands[p]) if visible else [None] * len(self.hands[p])
             cards = sum(len(t) for t in self.won[p])
             seats.append(Seat(p, names[p], hand, team=TEAMS[p % 2] if n == 4 else "",
-                              score=f"{self.points[self.side(p)]} points",
-                              info=f"{self.counters[p]} counters in {cards} cards won",
+                              score=plural(self.points[self.side(p)], "point"),
+                              info=f"{plural(self.counters[p], 'counter')} in {plural(cards, 'card')} won",
                               current=p == self._cp))
         piles = []
         if self.trick or self._cp >= 0:
             note = ""
             if self.trick:
                 note = f"first card {self.first.label} · held by {names[self.holder]}"
-            piles.append(Pile("Trick", [(names[q], c) for q, c in self.trick], note=note))
+            piles.append(Pile("Trick", [(names[q], c) for q, c in self.trick], note=note, kind="trick"))
         if self.last_trick:
             tk, w, v = self.last_trick
-            piles.append(Pile("Last trick", [(names[q], c) for q, c in tk],
-                              note=f"won by {names[w]}, {v} counters"))
-        piles.append(Pile("Stock", [], count=len(self.stock)))
+            piles.append(Pile("Last trick", [(names[q], c) for q, c in tk], kind="last-trick",
+                              note=f"won by {names[w]}, {v} counters: the last card equal to the first takes "
+                                   "it [S7-2.4]"))
+        piles.append(Pile("Stock", [], count=len(self.stock), kind="stock"))
         for p in range(n):
             won = [(names[q], c) for t in self.won[p] for q, c in t]
             if teacher:
-                piles.append(Pile(f"Won by {names[p]}", won))
+                piles.append(Pile(f"Won by {names[p]}", won, kind="won"))
             else:                                 # won cards lie face down (S7-4.4)
-                piles.append(Pile(f"Won by {names[p]}", [], count=len(won)))
+                piles.append(Pile(f"Won by {names[p]}", [], count=len(won), kind="won"))
         legal = list(self.legal_actions()) if self._cp >= 0 and player in (None, self._cp) else []
         term = self._cp == TERMINAL
         return View(g.name, g.title, player, seats, piles, self.status(), self._cp if self._cp >= 0 else None,
                     term, self.result_text() if term else "", legal)
+
+    def progress(self) -> tuple[str, str]:
+        if self._cp == CHANCE:
+            return f"Round {self.round_no + 1}", ""
+        if self._cp == TERMINAL:
+            return f"Round {self.round_no}", "End of the game"
+        return f"Round {self.round_no}", f"Trick {sum(len(w) for w in self.won) + 1}"
+
+    def score_table(self):
+        sn = self.game.side_names()
+        rows = []
+        for r in self.rounds:
+            who = "nobody" if r["winner"] is None else sn[r["winner"]]
+            rows.append([f"Round {r['round']}", *map(str, r["counters"]), who, str(r["points"])])
+        rows.append(["Game points", *map(str, self.points), "", ""])
+        return Table(["", *(f"{x}: counters" for x in sn), "round won by", "game points"], rows,
+                     "Counters and game points per round (S7-4, S7-5)")
 
     def round_text(self, r: dict) -> str:
         sn = self.game.side_names()
@@ -709,77 +728,326 @@ def points_table(opts: dict) -> Table:
 
 # --- bots ------------------------------------------------------------------------------------------
 class RuleBot:
-    """A rule-based player: beats only tricks worth having, keeps its 7s for valuable tricks, continues a
-    trick only to win it back when it is worth it (never into a likely loss: not when its own side already
-    holds the trick), leads cards it can defend, and throws worthless cards."""
+    """A rule-based player that plays the way a decent club player does, with only what its seat may know
+    (its hand, every card played — all are played face up —, the hand and stock sizes):
+
+    * **card counting**: it counts the Aces, Tens and 7s (and every other rank) already played, so it
+      knows how many cards that could beat a card are still out, and how likely an opponent holds one;
+    * **never gives counters away**: on a trick the other side holds it never throws an Ace or a Ten while
+      it has another card (only the exact endgame below may, when that wins the round); it keeps its 7s,
+      and a rank it holds twice, to win tricks with counters;
+    * **takes tricks worth having**: a trick with counters is beaten with a card of its rank before a 7,
+      with a 7 only when the trick is worth 20, or not likely to be taken back; a worthless trick is taken
+      with a plain card of its rank when that costs nothing;
+    * **smears**: when its partner (4 players) holds a trick that is likely to stay his, it adds an Ace or
+      a Ten (and always rather than waste a 7 on its own side's trick);
+    * **leads** cards it can defend: worthless cards before counters and 7s, a rank it holds twice (if it
+      is beaten it can beat back), a counter when the other side can no longer beat it;
+    * **continues** a trick only to win back counters (or the last trick) the other side holds, with a
+      card of the rank before a 7; never into a likely loss when its own side holds the trick;
+    * **the last trick**: it counts the 10 for the last trick; with 2 players, once the stock is empty
+      every unseen card is in the opponent's hand, and from 3 cards each it plays the rest of the round
+      exactly (a search over the remaining cards, on the round's game points, then the counters)."""
     name = "rule-based"
+    SMEAR_RISK = 0.5           # smear onto a partner's trick when the risk of losing it is below this
+    SEVEN_RISK = 0.6           # beat with a 7 when the risk of being beaten back is below this (or ≥ 20)
+    CONT_RISK = 0.6            # continue with a 7 when the risk of being beaten back is below this
+    SEVEN_LEAD = 14            # what leading a 7 costs (on the scale of the counters)
+    COUNTER_LEAD = 20          # what leading a counter costs, times the chance that it is lost
+    SEARCH_CARDS = 3           # 2 players, stock empty: search exactly once the hand holds this many cards
+
+    def __init__(self, seed: int = 0):
+        self.rng = Rng(seed)
+        self._memo: dict = {}
+
+    # --- what the seat knows ----------------------------------------------------------------------
+    @staticmethod
+    def _unseen_ranks(state: SiebenState, me: int) -> dict:
+        """For every rank: how many of its cards are neither played nor in my hand."""
+        out: dict = {}
+        for c in state.game._deck:
+            out[c.rank] = out.get(c.rank, 0) + 1
+        for won in state.won:
+            for t in won:
+                for _, c in t:
+                    out[c.rank] -= 1
+        for _, c in state.trick:
+            out[c.rank] -= 1
+        for c in state.hands[me]:
+            out[c.rank] -= 1
+        return out
+
+    @staticmethod
+    def _p_holds(k: int, m: int, total: int) -> float:
+        """P(a hand of m of the `total` unknown cards holds at least one of k given cards)."""
+        if k <= 0 or m <= 0 or total <= 0:
+            return 0.0
+        if m >= total or k > total - m:
+            return 1.0
+        p_none = 1.0
+        for i in range(m):
+            p_none *= (total - k - i) / (total - i)
+        return 1.0 - p_none
+
+    def _beaters_out(self, state, unseen: dict, first: Card) -> int:
+        """Unseen cards that count as equal to `first` (its rank, 7s, wild 8s)."""
+        eq = state.game._eq[first.index]
+        seen_rank = set()
+        k = 0
+        for c in state.game._deck:
+            if eq[c.index] and c.rank not in seen_rank:
+                seen_rank.add(c.rank)
+                k += unseen[c.rank]
+        return k
+
+    def _threat(self, state, me: int, unseen: dict, first: Card, players) -> float:
+        """P(at least one of `players` holds a card equal to `first`)."""
+        k = self._beaters_out(state, unseen, first)
+        total = sum(unseen.values())
+        p_none = 1.0
+        for q in players:
+            p_none *= 1.0 - self._p_holds(k, len(state.hands[q]), total)
+        return 1.0 - p_none
+
+    # --- the decision -----------------------------------------------------------------------------
+    def choose(self, state: SiebenState):
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        me = state.current_player
+        if state.n == 2 and not state.stock and len(state.hands[me]) <= self.SEARCH_CARDS:
+            return self._endgame(state, me, legal)
+        unseen = self._unseen_ranks(state, me)
+        if state.deciding:
+            return self._continue(state, me, legal, unseen)
+        if not state.trick:
+            return self._lead(state, me, legal, unseen)
+        return self._answer(state, me, legal, unseen)
+
+    @staticmethod
+    def _final(state) -> bool:
+        """Is the trick in progress the round's last (so it brings 10 more)?"""
+        return not state.stock and all(len(h) <= 1 for h in state.hands)
+
+    def _throw_cost(self, c: Card, hand, unseen: dict) -> float:
+        """What giving `c` away costs: counters most, then 7s, then a card that pairs with another."""
+        cost = 30.0 * COUNTER[c.index]
+        if c.rank == "7":
+            cost += 12
+        same = sum(1 for x in hand if x is not c and x.rank == c.rank)
+        cost += 2.0 * same
+        cost -= 0.1 * unseen.get(c.rank, 0)            # a rank still out is more likely to be needed… less
+        return cost
+
+    def _cheapest(self, actions, hand, unseen):
+        return min(actions, key=lambda a: (self._throw_cost(a.card, hand, unseen), a.text))
+
+    def _opponents_after(self, state, me: int) -> list[int]:
+        """The players of the other side still to answer in this round of the trick after me."""
+        n = state.n
+        out = []
+        for k in range(1, state.pending):
+            q = (me + k) % n
+            if state.side(q) != state.side(me):
+                out.append(q)
+        return out
+
+    def _answer(self, state: SiebenState, me: int, legal, unseen):
+        hand = state.hands[me]
+        side = state.side
+        first = state.first
+        eq = state.eqrow
+        value = sum(COUNTER[c.index] for _, c in state.trick) + (LAST_TRICK if self._final(state) else 0)
+        beaters = [a for a in legal if eq[a.card.index]]
+        others = [a for a in legal if not eq[a.card.index]]
+        ld = state.leader
+        # who may still take the trick from us: the other side's later answers, and the leader if he is theirs
+        later = self._opponents_after(state, me)
+        decider_theirs = side(ld) != side(me)
+        if side(state.holder) == side(me):
+            threats = later + ([ld] if decider_theirs and ld not in later else [])
+            risk = self._threat(state, me, unseen, first, threats) if threats else 0.0
+            smear = [a for a in legal if COUNTER[a.card.index]]
+            if smear and risk < self.SMEAR_RISK:
+                return min(smear, key=lambda a: (eq[a.card.index] is False, a.text))
+            safe = [a for a in legal if not COUNTER[a.card.index] and a.card.rank != "7"]
+            if safe:
+                return self._cheapest(safe, hand, unseen)
+            # only counters and 7s: rather give our own trick a counter than waste a 7 on it
+            if smear:
+                return min(smear, key=lambda a: (eq[a.card.index] is False, a.text))
+            return self._cheapest(legal, hand, unseen)
+        # the other side holds it
+        threats = later + ([ld] if decider_theirs and ld not in later else [])
+        risk = self._threat(state, me, unseen, first, threats) if threats else 0.0
+        plain = [a for a in beaters if a.card.rank != "7"]
+        sevens = [a for a in beaters if a.card.rank == "7"]
+        if plain:
+            # a card of the trick's rank: beat if the trick (with the card itself) is worth having, or free
+            best = min(plain, key=lambda a: (COUNTER[a.card.index], a.text))
+            c = best.card
+            if value > 0 or (not COUNTER[c.index] and self._free_beat(c, hand, others)):
+                return best
+        if sevens and value >= 10 and (risk < self.SEVEN_RISK or value >= 20 or len(beaters) >= 2):
+            return sevens[0]
+        non_counters = [a for a in legal if not COUNTER[a.card.index]]
+        if not non_counters:
+            # only counters in hand: beat with one if it can, rather than give it away
+            if beaters:
+                return min(beaters, key=lambda a: a.text)
+            return self._cheapest(legal, hand, unseen)
+        throws = [a for a in non_counters if a.card.rank != "7" and not eq[a.card.index]]
+        if throws:
+            return self._cheapest(throws, hand, unseen)
+        plain_nc = [a for a in non_counters if a.card.rank != "7"]
+        if plain_nc:
+            return self._cheapest(plain_nc, hand, unseen)        # an equal card of the rank: it even beats
+        return sevens[0] if sevens else self._cheapest(non_counters, hand, unseen)  # beat rather than throw a 7
+
+    @staticmethod
+    def _free_beat(c: Card, hand, others) -> bool:
+        """Beat a worthless trick with a plain card of its rank when that costs nothing: the card is no
+        counter and the alternative throws are no cheaper (a counter, a 7, or a card of a pair)."""
+        cheap_others = [a for a in others if not COUNTER[a.card.index] and a.card.rank != "7"]
+        return not cheap_others or sum(1 for x in hand if x.rank == c.rank) >= 2
+
+    def _lead(self, state: SiebenState, me: int, legal, unseen):
+        hand = state.hands[me]
+        side = state.side
+        opps = [q for q in range(state.n) if side(q) != side(me) and state.hands[q]]
+        eqt = state.game._eq
+
+        def cost(a):
+            c = a.card
+            backup = sum(1 for x in hand if x is not c and eqt[c.index][x.index])
+            threat = self._threat(state, me, unseen, c, opps)
+            k = 0.0
+            if COUNTER[c.index]:
+                lose = threat * (0.5 if backup else 1.0)
+                k += self.COUNTER_LEAD * lose - 8 * (1 - threat)
+            if c.rank == "7":
+                k += self.SEVEN_LEAD - (4 if not state.stock else 0)
+            same = sum(1 for x in hand if x is not c and x.rank == c.rank)
+            k -= 1.5 * min(same, 2)                  # a pair: if he beats, I can beat back
+            k += 0.5 * threat                        # a card he cannot beat keeps the lead
+            return k + self.rng.below(1000) / 100000
+        return min(legal, key=cost)
+
+    def _continue(self, state: SiebenState, me: int, legal, unseen):
+        side = state.side
+        if side(state.holder) == side(me):
+            return STOP                                 # we hold it: do not continue into a possible loss
+        value = sum(COUNTER[c.index] for _, c in state.trick) + (LAST_TRICK if self._final(state) else 0)
+        if value == 0:
+            return STOP
+        conts = [a for a in legal if a.card is not None]
+        opps = [q for q in range(state.n) if side(q) != side(me) and state.hands[q]]
+        risk = self._threat(state, me, unseen, state.first, opps)
+        plain = [a for a in conts if a.card.rank != "7"]
+        if plain:
+            best = min(plain, key=lambda a: (COUNTER[a.card.index], a.text))
+            return best
+        if value >= 20 or risk < self.CONT_RISK or len(conts) >= 2:
+            return conts[0]
+        return STOP
+
+    # --- the exact endgame (2 players, stock empty) ------------------------------------------------
+    def _endgame(self, state: SiebenState, me: int, legal):
+        """With the stock empty the unseen cards are the opponent's hand: search the rest of the round."""
+        opp = 1 - me
+        played = set(c for won in state.won for t in won for _, c in t) | set(c for _, c in state.trick)
+        mine = set(state.hands[me])
+        theirs = [c for c in state.game._deck if c not in played and c not in mine]
+        root = state._copy()
+        root.hands = [list(h) for h in state.hands]
+        root.hands[opp] = theirs
+        rounds0 = len(state.rounds)
+        memo = self._memo
+        if len(memo) > 200_000:
+            memo.clear()
+        points0 = list(state.points)
+
+        def key(s):
+            return (tuple(sorted(c.index for c in s.hands[0])), tuple(sorted(c.index for c in s.hands[1])),
+                    tuple((p, c.index) for p, c in s.trick), s._cp, s.deciding, s.holder, s.leader, s.pending,
+                    s._stage, tuple(s.counters), s.game)
+
+        def value(s):
+            r = s.rounds[-1]
+            pts = [s.points[i] - points0[i] for i in range(2)]
+            c = r["counters"]
+            return 100 * (pts[me] - pts[opp]) + (c[me] - c[opp])
+
+        def search(s):
+            if len(s.rounds) > rounds0:
+                return value(s)
+            kk = key(s)
+            v = memo.get(kk)
+            if v is not None:
+                return v
+            acts = s._legal()
+            maxing = s._cp == me
+            best = None
+            for a in acts:
+                t = s._copy()
+                t._apply(a)
+                x = search(t)
+                if best is None or (x > best if maxing else x < best):
+                    best = x
+            memo[kk] = best
+            return best
+
+        best, best_v = None, None
+        for a in legal:
+            t = root._copy()
+            t._apply(a)
+            v = search(t)
+            if best_v is None or v > best_v:
+                best, best_v = a, v
+        return best
+
+
+class CarefulBot:
+    """A simple careful player, the baseline a rule-based bot must beat. It never gives a counter (an Ace
+    or a Ten) to a trick it does not take with that very card, and it keeps its 7s for tricks with counters:
+
+    * answering: if the trick holds a counter and the other side holds it, it beats with an equal card (a
+      card of the first card's rank before a 7); otherwise it throws a card that is neither a counter nor a
+      7 (a 7 rather than a counter if it must);
+    * leading: a card that is neither a counter nor a 7, if it has one;
+    * continuing: only to win back a trick with counters that the other side holds, with a card of the
+      first card's rank before a 7.
+
+    Ties are broken at random (seeded). It counts no cards and keeps no memory."""
+    name = "careful"
 
     def __init__(self, seed: int = 0):
         self.rng = Rng(seed)
 
-    @staticmethod
-    def _throw_cost(c: Card, hand) -> float:
-        cost = COUNTER[c.index] * 1.0
-        if c.rank == "7":
-            cost += 8
-        cost += 0.5 * sum(1 for x in hand if x is not c and x.rank == c.rank)   # pairs help to continue
-        return cost
+    def _pick(self, actions):
+        return actions[self.rng.below(len(actions))]
 
     def choose(self, state: SiebenState):
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
         me = state.current_player
-        hand = state.hands[me]
-        side = state.side
-        if state.deciding:
-            value = sum(COUNTER[c.index] for _, c in state.trick)
-            final = not state.stock and all(len(h) <= 1 for h in state.hands)
-            if side(state.holder) == side(me):
-                return STOP                               # we hold it: do not continue into a possible loss
-            if value == 0 and not (not state.stock and all(len(h) <= 2 for h in state.hands)) and not final:
-                return STOP
-            conts = [a for a in legal if a.card is not None]
-            plain = [a for a in conts if a.card.rank != "7" and COUNTER[a.card.index] == 0]
-            if plain:
-                return plain[0]
-            sevens = [a for a in conts if a.card.rank == "7"]
-            if value >= 20 or final or (value >= 10 and not plain and len(sevens) < len(conts)):
-                return min(conts, key=lambda a: (a.card.rank == "7", COUNTER[a.card.index], a.text))
-            if value >= 10 and sevens:
-                return sevens[0]
-            return STOP
-        if not state.trick:                               # leading
-            def lead_cost(a):
-                c = a.card
-                same = sum(1 for x in hand if x is not c and x.rank == c.rank)
-                sevens = sum(1 for x in hand if x is not c and x.rank == "7")
-                cost = 0.0
-                if COUNTER[c.index]:
-                    cost += 6 if same + sevens == 0 else 2
-                if c.rank == "7":
-                    cost += 9
-                cost -= same
-                return cost + self.rng.below(100) / 1000
-            return min(legal, key=lead_cost)
-        eq = state.eqrow
+        cards = [a for a in legal if a.card is not None]
         value = sum(COUNTER[c.index] for _, c in state.trick)
-        if not state.stock and all(len(h) <= 1 for h in state.hands):
-            value += LAST_TRICK                           # probably the last trick of the round
-        mine = side(state.holder) == side(me)
-        beaters = [a for a in legal if eq[a.card.index]]
-        others = [a for a in legal if not eq[a.card.index]]
-        if not mine and beaters and value >= 10:
-            plain = [a for a in beaters if a.card.rank != "7"]
-            if plain:
-                return min(plain, key=lambda a: (COUNTER[a.card.index], a.text))
-            if value >= 10:
-                return beaters[0]                         # a 7 for a valuable trick
-        if mine and state.n == 4 and state.pending == 1 and state.holder == (me + 2) % 4 and \
-                state.leader == state.holder:
-            # our side holds the trick and I play last in this round: add a counter ("smear")
-            smear = [a for a in others if COUNTER[a.card.index]]
-            if smear:
-                return smear[0]
-        pool = others or legal
-        return min(pool, key=lambda a: (self._throw_cost(a.card, hand), a.text))
+        theirs = state.trick and state.side(state.holder) != state.side(me)
+        plain = [a for a in cards if a.card.rank != "7" and not COUNTER[a.card.index]]
+        if state.deciding:
+            if theirs and value:
+                same = [a for a in cards if a.card.rank != "7"]
+                return self._pick(same or cards)
+            return STOP
+        if not state.trick:
+            return self._pick(plain or [a for a in cards if a.card.rank == "7"] or cards)
+        eq = state.eqrow
+        if theirs and value:
+            beat = [a for a in cards if eq[a.card.index]]
+            same = [a for a in beat if a.card.rank != "7"]
+            if beat:
+                return self._pick(same or beat)
+        throw = [a for a in plain if not eq[a.card.index]] or plain
+        return self._pick(throw or [a for a in cards if a.card.rank == "7"] or cards)

@@ -1,0 +1,230 @@
+"""Bots: the match runner (cardkit/tournament.py), that no bot looks at what its seat may not see, and the
+club-player rules of the rule-based bots.
+
+The figures of the 1,000-game matches are in the README (``cardkit match --all``); nothing here depends on
+them, and nothing here is timed.
+"""
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+import cardkit
+from cardkit.cards import PIQUET32
+from cardkit.rng import Rng
+from cardkit.tournament import MatchResult, match, player_counts, result_for, seats_of_a, sides_of, wilson
+from protocol_checks import stacked_partial
+
+CASES = [(name, n) for name in cardkit.GAMES for n in player_counts(name)]
+BOT_CASES = [(name, n, bot) for name, n in CASES
+             for bot in cardkit.load_game(name, players=n).bots()]
+
+
+# --- the runner's arithmetic ---------------------------------------------------------------------------
+def test_wilson_interval_by_hand():
+    # p = 1/2 over 100 games: centre 0.5, half width 1.96/(1 + 1.96²/100) · sqrt(0.25/100 + 1.96²/40000)
+    lo, hi = wilson(0.5, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
+    # 9 of 10: the interval is not symmetric and stays inside [0, 1]
+    lo, hi = wilson(0.9, 10)
+    assert lo == pytest.approx(0.5958, abs=1e-4) and hi == pytest.approx(0.9821, abs=1e-4)
+    assert wilson(1.0, 30)[1] == pytest.approx(1.0) and wilson(0.0, 30)[0] == pytest.approx(0.0)
+
+
+def test_sides_seats_and_shares():
+    assert sides_of(2) == [[0], [1]] and sides_of(3) == [[0], [1], [2]] and sides_of(4) == [[0, 2], [1, 3]]
+    # A's seats rotate over the sides game by game
+    assert [seats_of_a(2, i) for i in range(4)] == [[0], [1], [0], [1]]
+    assert [seats_of_a(3, i) for i in range(4)] == [[0], [1], [2], [0]]
+    assert [seats_of_a(4, i) for i in range(3)] == [[0, 2], [1, 3], [0, 2]]
+    # a win, a loss, a draw counted half; a team wins together; 1/k of a k-way tie
+    assert result_for([1], [1], 2) == 1 and result_for([0], [1], 2) == 0 and result_for([0, 1], [1], 2) == 0.5
+    assert result_for([1, 3], [1, 3], 4) == 1 and result_for([0, 2], [1, 3], 4) == 0
+    assert result_for([0, 1, 2, 3], [0, 2], 4) == 0.5
+    assert result_for([2], [2], 3) == 1 and result_for([0], [2], 3) == 0 and result_for([0, 2], [2], 3) == 0.5
+
+
+def test_match_result_arithmetic():
+    r = MatchResult("g", {"players": 2}, "a", "b", fair=0.5)
+    for x in (1, 1, 1, 0.5, 0):
+        r.results.append(x)
+        r.total += x
+        r.games += 1
+    r.decisions, r.seconds = 500, 2.0
+    assert r.win_rate == pytest.approx(0.7) and r.decisions_per_s == 250
+    assert r.ci == wilson(0.7, 5) and not r.significant      # five games prove nothing
+
+
+@pytest.mark.parametrize("name,n", CASES)
+def test_a_bot_against_itself_scores_exactly_the_fair_share(name, n):
+    """Each seed is played once from every side with the same seeded bots in the same seats, so a bot against
+    itself wins exactly one of each group of games (or shares them all): the fair share, 1/2 or 1/3."""
+    k = len(sides_of(n))
+    r = match(name, {"players": n}, "careful", "careful", games=2 * k, seed=5)
+    assert r.games == 2 * k and r.fair == pytest.approx(1 / k)
+    assert r.win_rate == pytest.approx(1 / k)
+
+
+# --- small matches: the runner works for every game and player count --------------------------------------
+@pytest.mark.parametrize("name,n", CASES)
+def test_small_match_for_every_game_and_player_count(name, n):
+    g = cardkit.load_game(name, players=n)
+    assert {"random", "careful", "rule-based"} <= set(g.bots())
+    r = match(name, {"players": n}, "rule-based", "random", games=60, seed=1)
+    assert r.games == 60 == r.wins + r.draws + r.losses == len(r.results)
+    assert r.options["players"] == n and r.a == "rule-based" and r.b == "random"
+    assert 0 <= r.win_rate <= 1 and r.ci[0] <= r.win_rate <= r.ci[1]
+    assert r.decisions > 60 and r.seconds > 0 and r.decisions_per_s > 0
+    again = match(name, {"players": n}, "rule-based", "random", games=60, seed=1)
+    assert again.results == r.results                       # seeded: the same games again
+
+
+def test_match_rejects_an_unknown_bot():
+    with pytest.raises(cardkit.CardkitError, match="careful"):
+        match("sieben", {}, "rule-based", "clever", games=2)
+
+
+def test_match_command(capsys):
+    from cardkit.cli import main
+    assert main(["match", "sieben", "-o", "players=3", "--games", "6", "--bots", "rule-based,careful"]) == 0
+    out = capsys.readouterr().out
+    assert "rule-based vs careful, 6 games" in out and "95 % CI" in out and "even result is 33.3%" in out
+    assert main(["match"]) == 2 and main(["match", "sieben", "--bots", "rule-based"]) == 2
+    with pytest.raises(SystemExit):
+        main(["--help"])                                     # the help texts format (a bare % would not)
+    assert "match" in capsys.readouterr().out
+
+
+# --- no bot peeks --------------------------------------------------------------------------------------
+def peeking_choices(game, make_bot, seeds=(1, 2, 3, 4), every=2, steps=200, first=False):
+    """Positions where a copy of the bot chooses differently on the state and on the state with the cards
+    its seat has not seen dealt anew (``state.resample(me, rng)``): each would be a look at hidden cards.
+    Every second decision of the first `steps` of a game is checked, in games the bot plays in every seat;
+    with `first`, the search stops at the first such position."""
+    bad = []
+    for seed in seeds:
+        s = game.new_state(seed=seed)
+        bots = {p: make_bot(seed * 10 + p) for p in range(game.num_players)}
+        for step in range(steps):
+            if s.is_terminal():
+                break
+            me = s.current_player
+            if step % every == 0 and len(s.legal_actions()) > 1:
+                other = s.resample(me, Rng(seed * 1000 + step))
+                a = copy.deepcopy(bots[me]).choose(s)
+                b = copy.deepcopy(bots[me]).choose(other)
+                if a.text != b.text:
+                    bad.append((seed, step, a.text, b.text))
+                    if first:
+                        return bad
+            s.apply(bots[me].choose(s))
+    return bad
+
+
+class PeekingBot:
+    """Deliberately cheats: picks the action by the first card of the next seat's hand."""
+    def __init__(self, seed=0):
+        pass
+
+    def choose(self, state):
+        legal = state.legal_actions()
+        other = state.hands[(state.current_player + 1) % state.game.num_players]
+        return legal[(other[0].index if other else 0) % len(legal)]
+
+
+@pytest.mark.parametrize("name,n,bot", BOT_CASES)
+def test_no_bot_peeks(name, n, bot):
+    g = cardkit.load_game(name, players=n)
+    assert peeking_choices(g, g.bots()[bot]) == []
+
+
+@pytest.mark.parametrize("name,n", CASES)
+def test_the_peeking_check_catches_a_bot_that_peeks(name, n):
+    g = cardkit.load_game(name, players=n)
+    assert peeking_choices(g, PeekingBot, first=True) != []
+
+
+# --- the Sieben bot plays like a club player --------------------------------------------------------------
+COUNTER_RANKS = ("10", "A")
+
+
+def sieben_answers(players, seeds, opponent="random"):
+    """(state before, action) for every answer of the rule-based bot (seat 0, and 2 with 4 players) in games
+    against `opponent`."""
+    g = cardkit.load_game("sieben", players=players, match="round")
+    bots = g.bots()
+    for seed in seeds:
+        s = g.new_state(seed=seed)
+        seats = {p: bots["rule-based" if s.side(p) == 0 else opponent](seed * 10 + p) for p in range(players)}
+        while not s.is_terminal():
+            p = s.current_player
+            a = seats[p].choose(s)
+            if s.side(p) == 0 and s.trick and not s.deciding:
+                yield s.clone(), a
+            s.apply(a)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_sieben_bot_never_throws_a_counter_onto_a_trick_of_the_other_side(players):
+    """The condition: the bot answers (a trick is in progress and it is not deciding whether to continue),
+    a player of the other side holds the trick (played its last equal card), and the bot holds a card that
+    is not an Ace or a Ten. Then it does not play an Ace or a Ten that fails to beat (a Ten on a led Ten
+    beats and is allowed). Not checked: the 2-player endgame with the stock empty, which the bot plays
+    exactly; there giving up a counter can be right (holding 10♣ 7♣ against the last card 10♥, with 9♥ led
+    and 40 counters to 20, the 7 must be kept for the last trick: throwing 10♣ wins the round 60 to 30,
+    beating with 7♣ loses it 40 to 50)."""
+    checked = 0
+    for s, a in sieben_answers(players, range(40)):
+        me = s.current_player
+        if s.side(s.holder) == s.side(me) or all(c.rank in COUNTER_RANKS for c in s.hands[me]) or \
+                (players == 2 and not s.stock):
+            continue
+        checked += 1
+        assert not (a.card.rank in COUNTER_RANKS and not s.eqrow[a.card.index]), \
+            (s.to_record().actions[-8:], [c.text for c in s.hands[me]], a.text)
+    assert checked > 100
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_sieben_bot_keeps_its_sevens_for_tricks_with_counters(players):
+    """The condition: the bot answers a trick without an Ace or a Ten that is not the round's last trick
+    (which brings 10), and it holds a card that is neither a 7 nor a counter. Then it does not play a 7.
+    Not checked: the 2-player endgame with the stock empty, which the bot plays exactly."""
+    checked = 0
+    for s, a in sieben_answers(players, range(60), opponent="careful"):
+        me = s.current_player
+        last = not s.stock and all(len(h) <= 1 for h in s.hands)
+        if any(c.rank in COUNTER_RANKS for _, c in s.trick) or last or \
+                all(c.rank in COUNTER_RANKS + ("7",) for c in s.hands[me]) or (players == 2 and not s.stock):
+            continue
+        checked += 1
+        assert a.card.rank != "7", (s.to_record().actions[-8:], [c.text for c in s.hands[me]])
+    assert checked > 50
+
+
+def test_sieben_bot_beats_a_worthless_trick_rather_than_throw_a_counter():
+    """The old bot's fault: a 9 led, the bot holds a 9 and only counters besides; it threw an Ace. Now it
+    takes the trick with its 9."""
+    g = cardkit.load_game("sieben")
+    s = stacked_partial(g, [["9H", "JS", "QS", "KS"], ["9D", "AD", "AC", "10D"]], size=4, avoid=("7", "9"))
+    s.apply("9H")
+    assert g.bots()["rule-based"](0).choose(s).text == "9D"
+
+
+def test_sieben_bot_smears_onto_its_partners_nearly_sure_trick():
+    """4 players: North leads 7♥ (only a 7 beats it), East does not beat, and South holds two of the other
+    three 7s: only 7♠ can still take the trick from North, and West holds it with a chance of 4 in 26.
+    South adds its Ace to the partner's trick (the old bot added counters only as the last to answer)."""
+    g = cardkit.load_game("sieben", players=4)
+    s = stacked_partial(g, [["7H", "8S", "8C", "9S"], ["QD", "QS", "KD", "KS"], ["7C", "7D", "AD", "9D"],
+                            ["QC", "QH", "KC", "KH"]], size=4)
+    s.apply("7H"), s.apply("QD")
+    assert s.current_player == 2
+    assert g.bots()["rule-based"](0).choose(s).text == "AD"
+
+
+def test_careful_and_rule_based_bots_on_the_play_table_menu():
+    for name in cardkit.GAMES:
+        assert list(cardkit.load_game(name).bots()) == ["random", "careful", "rule-based"]
+    assert PIQUET32.parse("AD").rank == "A"
