@@ -12,6 +12,8 @@ from cardkit.rng import Rng
 
 TARGET_DECISIONS = 200_000
 TARGET_PAGE_RATIO = 1.2
+TARGET_LOAD_RATIO = 1.3
+LOAD_VISITORS = 10
 ENGINE_CASES = [("magische7", {"players": 2}), ("magische7", {"players": 4}),
                 ("sieben", {"players": 2}), ("sieben", {"players": 3}), ("sieben", {"players": 4})]
 
@@ -56,14 +58,87 @@ def page_times(pages=None, repeats: int = 5) -> dict:
                     ctx = browser.new_context()
                     page = ctx.new_page()
                     times[page_name].append(page_ready_time(page, f"{base}/voila/render/{page_name}"))
+                    page.close(run_before_unload=True)   # beforeunload: the page shuts its kernel down
                     ctx.close()
         finally:
             browser.close()
     return {p: sorted(ts)[len(ts) // 2] for p, ts in times.items()}
 
 
-def run(seconds: float = 2.0, pages: bool = True, out=print) -> dict:
-    results = {"engine": [], "pages": {}}
+def _kernel_rss(server_pid: int) -> tuple[int, int]:
+    """(number of kernels, their summed resident memory in bytes): the kernel processes below the
+    server process (the site's kernels run widgets/guard.py, others ipykernel_launcher)."""
+    import psutil
+    count = rss = 0
+    for p in psutil.Process(server_pid).children(recursive=True):
+        try:
+            cmdline = " ".join(p.cmdline())
+            if "ipykernel" in cmdline or "guard.py" in cmdline:
+                rss += p.memory_info().rss
+                count += 1
+        except psutil.Error:   # gone, or a zombie not yet reaped
+            pass
+    return count, rss
+
+
+def load_times(pages=None, visitors: int = LOAD_VISITORS, repeats: int = 3, pool_size: int | None = None) -> dict:
+    """`visitors` browsers arriving at the same moment on one page: the median of their seconds until
+    interactive, and the resident memory of a kernel (the mean over the server's kernels, sampled once
+    every page is interactive). Each page in turn, round after round, on one server served as
+    `cardkit serve` does (the cap raised to fit the burst); between pages every tab is closed and the
+    server is left until its visitors' kernels are gone and the pool is refilled."""
+    import asyncio
+    from playwright.async_api import async_playwright
+    from .site import CHROMIUM, CHROMIUM_ARGS, MAX_KERNELS, NOTEBOOKS_DIR, POOL_SIZE, _READY_JS, running_site
+    pool_size = POOL_SIZE if pool_size is None else pool_size
+    pages = ["baseline.ipynb"] + (pages or [f"{name}.ipynb" for name in cardkit.GAMES])
+    # room for the burst beside the pool (one per notebook and pool place)
+    max_kernels = max(MAX_KERNELS, pool_size * len(list(NOTEBOOKS_DIR.glob("*.ipynb"))) + visitors + 2)
+    times: dict = {p: [] for p in pages}
+    memory: dict = {p: [] for p in pages}
+
+    async def visit(browser, url):
+        ctx = await browser.new_context()
+        page = await ctx.new_page()
+        try:
+            await page.goto(url, wait_until="commit", timeout=180_000)
+            handle = await page.wait_for_function(_READY_JS, polling="raf", timeout=180_000)
+        except Exception:   # not interactive within 3 minutes: counts as infinitely slow
+            return ctx, page, float("inf")
+        return ctx, page, await handle.json_value() / 1000
+
+    async def main(base, server_pid):
+        async with async_playwright() as pw:
+            browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+            await asyncio.sleep(15)   # the preheated pool (if any) starts and runs its notebooks
+            idle = _kernel_rss(server_pid)[0]
+            for _ in range(repeats):
+                for name in pages:
+                    done = await asyncio.gather(*(visit(browser, f"{base}/voila/render/{name}")
+                                                  for _ in range(visitors)))
+                    ts = sorted(t for _, _, t in done)
+                    times[name].append(ts[len(ts) // 2])
+                    await asyncio.sleep(1)
+                    n, rss = _kernel_rss(server_pid)
+                    memory[name].append(rss / max(n, 1))
+                    for ctx, page, _ in done:   # beforeunload: each page shuts its kernel down
+                        await page.close(run_before_unload=True)
+                        await ctx.close()
+                    for _ in range(1200):   # until the visitors' kernels are gone and the pool is refilled
+                        if _kernel_rss(server_pid)[0] == idle:
+                            break
+                        await asyncio.sleep(0.1)
+                    await asyncio.sleep(10)   # the refilled pool runs its notebooks
+            await browser.close()
+
+    with running_site(max_kernels=max_kernels, pool_size=pool_size) as base:
+        asyncio.run(main(base, base.pid))
+    med = lambda xs: sorted(xs)[len(xs) // 2]  # noqa: E731
+    return {p: {"seconds": med(times[p]), "memory": med(memory[p])} for p in pages}
+
+
+def run(seconds: float = 2.0, pages: bool = True, out=print, load: bool = True) -> dict:
+    results = {"engine": [], "pages": {}, "load": {}}
     out(f"Engine (random games through the public protocol, {seconds:g} s each; target ≥ {TARGET_DECISIONS:,} decisions/s)")
     out(f"{'game':<12} {'options':<14} {'games/s':>10} {'decisions/s':>13} {'target':>7}")
     for name, opts in ENGINE_CASES:
@@ -85,4 +160,13 @@ def run(seconds: float = 2.0, pages: bool = True, out=print) -> dict:
             ratio = t / base
             ok = "" if name == "baseline.ipynb" else ("ok" if ratio <= TARGET_PAGE_RATIO else "MISSED")
             out(f"{name:<18} {t:>6.2f} s  {ratio:>5.2f}×  {ok}")
+    if pages and load:
+        results["load"] = burst = load_times()
+        base = burst["baseline.ipynb"]["seconds"]
+        out(f"Under load ({LOAD_VISITORS} visitors arriving at once: their median seconds until interactive, "
+            f"median of 3 bursts; memory of a kernel; target ≤ {TARGET_LOAD_RATIO}× baseline)")
+        for name, r in burst.items():
+            ratio = r["seconds"] / base
+            ok = "" if name == "baseline.ipynb" else ("ok" if ratio <= TARGET_LOAD_RATIO else "MISSED")
+            out(f"{name:<18} {r['seconds']:>6.2f} s  {ratio:>5.2f}×  {r['memory'] / 2**20:>5.0f} MB  {ok}")
     return results

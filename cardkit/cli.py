@@ -1,4 +1,4 @@
-"""The `cardkit` command: serve, games, rules, play, bench."""
+"""The `cardkit` command: serve, games, rules, play, bench, match."""
 from __future__ import annotations
 
 import argparse
@@ -41,6 +41,10 @@ def view_text(view) -> str:
 def cmd_play(args) -> int:
     game = cardkit.load_game(args.game, **_option_args(args.option))
     human = args.seat
+    names = game.player_names()
+    if not 0 <= human < game.num_players:
+        raise CardkitError(f"no seat {human} in {game.name} with {game.num_players} players; --seat is one of "
+                           + ", ".join(f"{p} ({names[p]})" for p in range(game.num_players)))
     factories = game.bots()
     if args.bot not in factories:
         raise CardkitError(f"no bot {args.bot!r}; bots: {', '.join(factories)}")
@@ -88,12 +92,45 @@ def cmd_play(args) -> int:
     return 0
 
 
+def cmd_match(args) -> int:
+    from .tournament import evidence, markdown_table, match
+    if args.games < 1:
+        raise CardkitError(f"--games must be at least 1, not {args.games}")
+    if args.all:
+        if args.game or args.option:
+            raise CardkitError("--all plays every game and player count: give no game or options with it")
+        results = evidence(games=args.games, seed=args.seed)
+    else:
+        if not args.game:
+            raise CardkitError("name a game (cardkit games lists them), or give --all")
+        bots = args.bots.split(",")
+        if len(bots) != 2 or not all(bots):
+            raise CardkitError(f"--bots is two bot names A,B, not {args.bots!r}")
+        r = match(args.game, _option_args(args.option), bots[0], bots[1], games=args.games, seed=args.seed)
+        lo, hi = r.ci
+        print(f"{r.game} {', '.join(f'{k}={v}' for k, v in r.options.items())}: {r.a} vs {r.b}, {r.games} games "
+              f"(seats rotated)")
+        print(f"{r.a}: {r.wins} won, {r.draws} drawn, {r.losses} lost — win rate {r.win_rate:.1%} "
+              f"(draws count half), 95 % CI {lo:.1%} – {hi:.1%}; an even result is {r.fair:.1%}"
+              + ("" if r.significant else " (not significantly different)"))
+        print(f"{r.decisions:,} decisions in {r.seconds:.1f} s ({r.cpu_seconds:.1f} s CPU): "
+              f"{r.decisions_per_s:,.0f} decisions/s")
+        results = [r]
+    if args.markdown:
+        print(markdown_table(results))
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="cardkit", description=cardkit.__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("serve", help="start the Voilà site on 127.0.0.1")
     s.add_argument("--port", type=int, default=8866)
     s.add_argument("--open", action="store_true", help="open a browser")
+    s.add_argument("--max-kernels", type=int, default=None, metavar="N",
+                   help="the most pages (kernels) open at once; more visitors get a 'busy' page (default 24)")
+    s.add_argument("--pool-size", type=int, default=None, metavar="N",
+                   help="kernels kept ready, notebook already run, per page (Voilà's preheat; default 0)")
     sub.add_parser("games", help="list the games")
     r = sub.add_parser("rules", help="print a game's rulebook as Markdown (or HTML)")
     r.add_argument("game")
@@ -107,11 +144,22 @@ def main(argv=None) -> int:
     b = sub.add_parser("bench", help="engine throughput and page time-to-interactive")
     b.add_argument("--seconds", type=float, default=2.0)
     b.add_argument("--no-pages", action="store_true", help="skip the browser measurement")
+    b.add_argument("--no-load", action="store_true", help="skip the 10-visitor burst (several minutes)")
+    m = sub.add_parser("match", help="bots against bots: win rate with a 95 %% confidence interval")
+    m.add_argument("game", nargs="?", help="the game (omit with --all)")
+    m.add_argument("-o", "--option", action="append", metavar="NAME=VALUE", help="a game option, e.g. players=4")
+    m.add_argument("--games", type=int, default=1000)
+    m.add_argument("--bots", default="rule-based,random", metavar="A,B", help="bot A against bot B")
+    m.add_argument("--seed", type=int, default=0)
+    m.add_argument("--all", action="store_true",
+                   help="every game and player count: rule-based vs random and vs careful (the README's figures)")
+    m.add_argument("--markdown", action="store_true", help="also print the results as a Markdown table")
     args = ap.parse_args(argv)
     try:
         if args.cmd == "serve":
-            from .site import serve
-            return serve(port=args.port, open_browser=args.open) or 0
+            from .site import MAX_KERNELS, POOL_SIZE, serve
+            return serve(port=args.port, open_browser=args.open, max_kernels=args.max_kernels or MAX_KERNELS,
+                         pool_size=POOL_SIZE if args.pool_size is None else args.pool_size) or 0
         if args.cmd == "games":
             for g in cardkit.list_games():
                 print(f"{g['name']:<12} {g['title']:<18} players {'/'.join(map(str, g['players']))}  {g['summary']}")
@@ -124,8 +172,10 @@ def main(argv=None) -> int:
             return cmd_play(args)
         if args.cmd == "bench":
             from .bench import run
-            run(seconds=args.seconds, pages=not args.no_pages)
+            run(seconds=args.seconds, pages=not args.no_pages, load=not args.no_load)
             return 0
+        if args.cmd == "match":
+            return cmd_match(args)
     except CardkitError as e:
         print(f"cardkit: {e}", file=sys.stderr)
         return 2

@@ -32,9 +32,15 @@ INDEX_PATH = "voila/render/index.ipynb"
 # no "..", no notebooks or Python sources. Voilà's own denylist stays as the second fence.
 FILE_ALLOWLIST = [r"[\w-]+(/[\w-]+)*\.(png|jpe?g|gif|svg|webp|css)"]
 FILE_DENYLIST = [r".*\.(ipynb|py)"]
-# A kernel nobody has used for half an hour is shut down, even if its tab is still open.
-CULL_IDLE_TIMEOUT = 30 * 60
-CULL_INTERVAL = 60
+# A kernel nobody has used for five minutes is shut down, even if its tab is still open; the page then
+# says the table was closed (docs/site.md gives the reasons for these numbers).
+CULL_IDLE_TIMEOUT = 5 * 60
+CULL_INTERVAL = 30
+# The most kernels at once (one per open page, the preheated pool included): docs/site.md.
+MAX_KERNELS = 24
+# Kernels kept started, with their notebook already run, for each page (Voilà's preheated pool). Off:
+# under a burst of visitors it made pages slower (docs/site.md); `cardkit serve --pool-size N` turns it on.
+POOL_SIZE = 0
 
 CHROMIUM = os.environ.get("CARDKIT_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -51,8 +57,14 @@ _READY_JS = """() => {
 
 
 def voila_command(notebooks_dir: str | os.PathLike | None = None, port: int = 8866,
-                  open_browser: bool = False) -> list[str]:
+                  open_browser: bool = False, max_kernels: int = MAX_KERNELS,
+                  pool_size: int = POOL_SIZE) -> list[str]:
     """The command line of the site's server; run it with ``env=voila_env()``.
+
+    The server is Voilà run through ``voila_template/site_app.py`` (Voilà's application with a kernel
+    cap, a page handler that starts kernels only for real page visits, and the Host check and
+    security headers on every response); the kernels are ``voila_template/kernels/python3``, which
+    runs ``widgets/guard.py``.
 
     Code sent by a browser is refused without any setting: Voilà 0.5.13 builds its kernel manager
     with allowed_message_types = comm_open/close/msg, comm_info_request, kernel_info_request and
@@ -64,9 +76,11 @@ def voila_command(notebooks_dir: str | os.PathLike | None = None, port: int = 88
     notebooks_dir = Path(notebooks_dir or NOTEBOOKS_DIR).resolve()
     if not notebooks_dir.is_dir():
         raise CardkitError(f"no notebooks folder at {notebooks_dir}")
+    if max_kernels < 1:
+        raise CardkitError("--max-kernels must be at least 1")
     return [
-        sys.executable, "-m", "voila", str(notebooks_dir),
-        # only cardkit's voila.py (Host check, xsrf cookie for the kernel shutdown on tab close), no
+        sys.executable, str(VOILA_DIR / "site_app.py"), str(notebooks_dir),
+        # only cardkit's voila.py (Host check, the xsrf cookie's SameSite), no
         # voila.py/voila.json from the working or user directory
         f"--Voila.config_file_paths={VOILA_DIR}",
         f"--Voila.ip={HOST}", f"--Voila.port={port}", "--Voila.port_retries=0",
@@ -80,18 +94,23 @@ def voila_command(notebooks_dir: str | os.PathLike | None = None, port: int = 88
         f"--MappingKernelManager.cull_idle_timeout={CULL_IDLE_TIMEOUT}",
         f"--MappingKernelManager.cull_interval={CULL_INTERVAL}",
         "--MappingKernelManager.cull_connected=True",
+        f"--SiteKernelManager.max_kernels={max_kernels}",
+        *([f"--VoilaConfiguration.preheat_kernel=True", f"--VoilaConfiguration.default_pool_size={pool_size}"]
+          if pool_size > 0 else []),
     ]
 
 
 def voila_env() -> dict[str, str]:
-    """The environment for `voila_command`: Voilà finds templates through JUPYTER_PATH only."""
+    """The environment for `voila_command`: Voilà finds templates, and jupyter_client the site's
+    `python3` kernel spec (which runs widgets/guard.py), through JUPYTER_PATH."""
     paths = [str(VOILA_DIR), *filter(None, os.environ.get("JUPYTER_PATH", "").split(os.pathsep))]
     return {**os.environ, "JUPYTER_PATH": os.pathsep.join(paths)}
 
 
-def serve(port: int = 8866, open_browser: bool = False, notebooks_dir=None) -> int:
+def serve(port: int = 8866, open_browser: bool = False, notebooks_dir=None,
+          max_kernels: int = MAX_KERNELS, pool_size: int = POOL_SIZE) -> int:
     """Run the site in the foreground until Ctrl-C; returns Voilà's exit code."""
-    command = voila_command(notebooks_dir, port, open_browser)
+    command = voila_command(notebooks_dir, port, open_browser, max_kernels, pool_size)
     print(f"cardkit site: http://{HOST}:{port}/{INDEX_PATH}  (Ctrl-C to stop)", flush=True)
     proc = subprocess.Popen(command, env=voila_env())
     signal.signal(signal.SIGTERM, lambda *_: proc.terminate())  # pass a supervisor's stop on to Voilà
@@ -108,13 +127,27 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+class SiteURL(str):
+    """The base URL of a running site; `.pid` is its server process, `.log()` the server's log so far
+    (Voilà's and, through the kernels' original stderr, the kernels' own: see widgets/guard.py)."""
+    pid: int
+    log_file = None
+
+    def log(self) -> str:
+        self.log_file.flush()
+        with open(self.log_file.name, "rb") as f:
+            return f.read().decode(errors="replace")
+
+
 @contextlib.contextmanager
-def running_site(notebooks_dir=None, port: int | None = None, timeout: float = 60.0):
-    """Start the site on a free port, yield its base URL once it answers HTTP, then stop it."""
+def running_site(notebooks_dir=None, port: int | None = None, timeout: float = 60.0,
+                 max_kernels: int = MAX_KERNELS, pool_size: int = POOL_SIZE):
+    """Start the site on a free port, yield its base URL (a `SiteURL`) once it answers HTTP, then
+    stop it."""
     port = port or _free_port()
     base = f"http://{HOST}:{port}"
-    with tempfile.TemporaryFile() as log:
-        proc = subprocess.Popen(voila_command(notebooks_dir, port), env=voila_env(), stdout=log,
+    with tempfile.NamedTemporaryFile(prefix="cardkit-site-", suffix=".log") as log:
+        proc = subprocess.Popen(voila_command(notebooks_dir, port, max_kernels=max_kernels, pool_size=pool_size), env=voila_env(), stdout=log,
                                 stderr=subprocess.STDOUT, start_new_session=True)
         try:
             deadline = time.monotonic() + timeout
@@ -130,7 +163,9 @@ def running_site(notebooks_dir=None, port: int | None = None, timeout: float = 6
                         raise RuntimeError("the Voilà server did not start:\n"
                                            + log.read().decode(errors="replace")) from None
                     time.sleep(0.1)
-            yield base
+            url = SiteURL(base)
+            url.pid, url.log_file = proc.pid, log
+            yield url
         finally:
             _stop(proc)
 

@@ -26,6 +26,7 @@ FORBIDDEN = {"ipywidgets", "IPython", "ipykernel", "voila", "nbformat", "traitle
              "nbclient", "nbconvert"}
 # cardkit modules the widgets may use
 PUBLIC = {"cardkit", "cardkit.view", "cardkit.cards", "cardkit.rules", "cardkit.record", "cardkit.errors",
+          "cardkit.documents",
           "cardkit.svg", "cardkit.bots"}
 
 
@@ -73,7 +74,10 @@ def test_engine_files_exist():
     assert (ENGINE / "__init__.py").is_file() and (ENGINE / "game.py").is_file()
 
 
-@pytest.mark.parametrize("path", py_files(ENGINE), ids=lambda p: str(p.relative_to(ROOT)))
+# cardkit/voila_template/ is a Jupyter data directory for the site's server (Voilà's config file and its
+# launcher, site_app.py), never imported by cardkit: it is not engine code.
+@pytest.mark.parametrize("path", [p for p in py_files(ENGINE) if "voila_template" not in p.relative_to(ENGINE).parts],
+                         ids=lambda p: str(p.relative_to(ROOT)))
 def test_engine_imports_no_jupyter_and_no_ui(path):
     bad = [f"line {ln}: {m}" for m, _, level, ln in imports(parse(path)) if level == 0 and forbidden(m)]
     assert not bad, f"{path.relative_to(ROOT)} imports UI/Jupyter modules: {bad}"

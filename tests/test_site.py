@@ -10,14 +10,14 @@ from urllib.parse import urljoin, urlsplit
 import pytest
 
 import nbformat
-from playwright import sync_api
 
 import cardkit
 
 from cardkit.site import NOTEBOOKS_DIR  # noqa: E402
-from site_server import launch_chromium, page_ready_time, record_external_requests, running_site  # noqa: E402
+from site_server import page_ready_time, record_external_requests, running_site  # noqa: E402
 
 SECRET = "cardkit-test-secret"
+MAX_KERNELS = 14   # the test server's kernel cap (test_kernel_cap fills it)
 _KERNEL_ID = 'JSON.parse(document.getElementById("jupyter-config-data").textContent).kernelId'
 
 
@@ -42,16 +42,14 @@ def site_root(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def base_url(site_root):
-    with running_site(site_root / "notebooks") as base:
+    with running_site(site_root / "notebooks", max_kernels=MAX_KERNELS) as base:
         yield base
 
 
 @pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as pw:
-        browser = launch_chromium(pw)
-        yield browser
-        browser.close()
+def browser(chromium):
+    """The session's Chromium (tests/conftest.py): Playwright's sync API cannot run twice at once."""
+    return chromium
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +64,7 @@ def baseline(browser, base_url):
     page.click(".widget-button")
     page.wait_for_timeout(500)  # let the click's round trip to the kernel finish
     yield page, ready, external, page_errors
-    context.close()
+    _close(context)
 
 
 def test_baseline_becomes_interactive(baseline):
@@ -100,7 +98,7 @@ def test_other_pages_make_no_request_off_this_machine(browser, base_url):
         page = context.new_page()
         external = record_external_requests(page)
         page.goto(base_url + path, wait_until="networkidle")
-        context.close()
+        _close(context)
         assert external == [], path
 
 
@@ -115,7 +113,7 @@ def test_leaving_a_page_shuts_its_kernel_down(browser, base_url):
         if _get(base_url, kernel)[0] == 404:
             break
         page.wait_for_timeout(100)
-    context.close()
+    _close(context)
     assert _get(base_url, kernel)[0] == 404
 
 
@@ -124,7 +122,7 @@ def test_front_door_leads_to_index(browser, base_url, site_root):
     page = context.new_page()
     page.goto(base_url + "/", wait_until="commit")
     page.wait_for_url("**/voila/render/index.ipynb", wait_until="commit")
-    context.close()
+    _close(context)
 
 
 def _get(base_url: str, path: str, redirects: int = 3, headers: dict | None = None) -> tuple[int, str]:
@@ -213,9 +211,23 @@ def test_browser_cannot_execute_code(baseline, tmp_path):
 
 
 # --- the kit's own pages ---------------------------------------------------------------------------
+def _close(context) -> None:
+    """Close the context's pages as a visitor's tab closes (beforeunload: the page shuts its kernel
+    down), so the tests' kernels do not fill the server's cap."""
+    for page in context.pages:
+        page.close(run_before_unload=True)
+    context.close()
+
+
+_CSP_WATCH = """window.__csp = [];
+document.addEventListener("securitypolicyviolation",
+                          (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));"""
+
+
 def _open(browser, base_url, name):
     context = browser.new_context(viewport={"width": 1200, "height": 900})
     page = context.new_page()
+    page.add_init_script(_CSP_WATCH)
     external = record_external_requests(page)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -224,6 +236,7 @@ def _open(browser, base_url, name):
 
 
 def _assert_clean(page, external, errors):
+    assert page.evaluate("window.__csp") == []   # nothing the page needs is refused by the CSP
     assert errors == []
     assert external == []
     assert page.locator('[data-mime-type*="stderr"], [data-mime-type*="error"]').count() == 0
@@ -241,7 +254,7 @@ def test_index_lists_every_game_and_finds_rules(browser, base_url):
     box.press("Enter")
     page.get_by_text("Joker led, Spiegel follows").first.wait_for(timeout=10000)
     _assert_clean(page, external, errors)
-    context.close()
+    _close(context)
 
 
 @pytest.mark.parametrize("game", list(cardkit.GAMES))
@@ -252,19 +265,408 @@ def test_game_page_plays_a_card_by_clicking(browser, base_url, game):
     table = page.locator(".ck-play").first
     table.scroll_into_view_if_needed()
     before = table.locator(".ck-table").inner_html()
-    log_before = table.locator(".ck-log li").count()
+    log_before = table.locator(".ck-logbox li").count()
     card = table.locator("button.ck-card:enabled").first
     label = card.inner_text()
     card.click()
     def answered():   # the kernel's updates arrive widget by widget: wait for the table and the log
-        return table.locator(".ck-table").inner_html() != before and table.locator(".ck-log li").count() > log_before
+        return table.locator(".ck-table").inner_html() != before and table.locator(".ck-logbox li").count() > log_before
     for _ in range(150):
         if answered():
             break
         page.wait_for_timeout(100)
     assert table.locator(".ck-table").inner_html() != before
-    assert table.locator(".ck-log li").count() > log_before
-    assert label in table.locator(".ck-log").inner_text()
+    assert table.locator(".ck-logbox li").count() > log_before
+    assert label in table.locator(".ck-logbox").inner_text()
     assert table.locator(".ck-error").count() == 0
     _assert_clean(page, external, errors)
-    context.close()
+    _close(context)
+
+
+# --- messages from a visitor's script: no traceback reaches the browser ----------------------------
+# Lists the kernel's widget models (comm_info_request, then request_state on each), sends a wrong-typed
+# value for every synced trait of every model, one at a time, and a click to every button model (plus
+# `extra`, a list of [comm_id-or-model-name, data] messages sent first), then waits until the kernel
+# has handled them all (a kernel_info_request on the same socket is answered after them). Returns every
+# message the kernel sent on that websocket while it did, as text.
+_FORGE_OVER_WEBSOCKET = """async ([kernelId, extra]) => {
+  const ws = new WebSocket(`ws://${location.host}/api/kernels/${kernelId}/channels?session_id=visitor`);
+  ws.binaryType = "arraybuffer";
+  await new Promise((resolve, reject) => { ws.onopen = resolve; ws.onerror = reject; });
+  let n = 0;
+  const send = (msg_type, content) => {
+    const msg_id = `forge-${n++}`;
+    ws.send(JSON.stringify({
+      header: {msg_id, msg_type, username: "visitor", session: "visitor", date: new Date().toISOString(),
+               version: "5.3"},
+      parent_header: {}, metadata: {}, content, buffers: [], channel: "shell"}));
+    return msg_id;
+  };
+  const seen = [];
+  const waiting = {};
+  ws.onmessage = (event) => {
+    const text = typeof event.data === "string" ? event.data
+      : new TextDecoder("latin1").decode(new Uint8Array(event.data));
+    seen.push(text);
+    if (typeof event.data !== "string") return;
+    const msg = JSON.parse(event.data);
+    const parent = msg.parent_header && msg.parent_header.msg_id;
+    if (parent in waiting) waiting[parent](msg);
+  };
+  const ask = (msg_type, content, reply, last) => new Promise((resolve) => {
+    const id = send(msg_type, content);
+    const got = [];
+    waiting[id] = (msg) => {   // replies come on the shell channel, updates on iopub before "idle"
+      if (reply(msg)) { got.push(msg); }
+      if (last(msg)) resolve(got);
+    };
+    setTimeout(() => resolve(got), 30000);
+  });
+  const isReply = (m) => m.msg_type === "comm_info_reply";
+  const info = await ask("comm_info_request", {}, isReply, isReply);
+  const comms = Object.entries(info[0].content.comms)
+    .filter(([, c]) => c.target_name === "jupyter.widget").map(([id]) => id);
+  const states = {};
+  for (const id of comms) {
+    const got = await ask("comm_msg", {comm_id: id, data: {method: "request_state"}},
+                          (m) => m.msg_type === "comm_msg" && m.content.data.method === "update",
+                          (m) => m.msg_type === "status" && m.content.execution_state === "idle");
+    if (got.length) states[id] = got[0].content.data.state;
+  }
+  const byName = (name) => Object.keys(states).filter((id) => states[id]._model_name === name);
+  for (const [target, data] of extra) {
+    for (const id of (target in states ? [target] : byName(target))) send("comm_msg", {comm_id: id, data});
+  }
+  const wrong = (v) => typeof v === "string" ? 12345 : typeof v === "number" ? "not a number"
+    : typeof v === "boolean" ? "yes" : Array.isArray(v) ? 7 : v === null ? [1] : "x";
+  let forged = 0;
+  for (const [id, state] of Object.entries(states)) {
+    for (const [key, value] of Object.entries(state)) {
+      send("comm_msg", {comm_id: id, data: {method: "update", state: {[key]: wrong(value)}, buffer_paths: []}});
+      forged++;
+    }
+  }
+  const buttons = byName("ButtonModel");
+  for (const id of buttons) send("comm_msg", {comm_id: id, data: {method: "custom", content: {event: "click"}}});
+  await new Promise((resolve) => {   // shell messages are handled in order: this is answered last
+    const id = send("kernel_info_request", {});
+    waiting[id] = (msg) => { if (msg.msg_type === "kernel_info_reply") resolve(); };
+    setTimeout(resolve, 240000);
+  });
+  await new Promise((resolve) => setTimeout(resolve, 500));   // the last iopub messages
+  ws.close();
+  return {models: Object.keys(states).length, forged, buttons: buttons.length, seen};
+}"""
+
+
+def _leaks(messages: list[str]) -> list[str]:
+    """Messages that show a traceback, a source file name or a path on the server."""
+    import re
+    import sys
+    import tempfile
+    paths = {str(Path(cardkit.__file__).resolve().parents[1]), sys.prefix, str(Path.home()),
+             tempfile.gettempdir()}
+    bad = re.compile("|".join([r"Traceback", r'"msg_type": ?"error"', r"\w\.py\b", r"File \\?\"",
+                               *map(re.escape, paths)]))
+    return [m[:2000] for m in messages if bad.search(m)]
+
+
+@pytest.mark.parametrize("name", ["baseline.ipynb", "index.ipynb", "magische7.ipynb", "sieben.ipynb"])
+def test_forged_widget_messages_show_no_traceback(browser, base_url, name):
+    """A script on the page sends a wrong-typed value for every synced trait of every widget and a
+    click to every button: the kernel answers none of it with a traceback, a file name or a server
+    path; the failures are in the server's log; and the game pages still play."""
+    context, page, external, errors = _open(browser, base_url, name)
+    extra = []
+    if name == "index.ipynb":   # the visitor's find: no game chosen, then an empty rule box
+        extra = [["DropdownModel", {"method": "update", "state": {"index": None}, "buffer_paths": []}],
+                 ["TextModel", {"method": "update", "state": {"value": ""}, "buffer_paths": []}]]
+    result = page.evaluate(_FORGE_OVER_WEBSOCKET, [page.evaluate(_KERNEL_ID), extra])
+    assert result["models"] > 0 and result["forged"] >= result["models"]
+    assert result["buttons"] > 0 or name == "index.ipynb"   # the landing page has no button
+    assert _leaks(result["seen"]) == []
+    assert "from the browser failed" in base_url.log()   # logged on the server instead
+    if name != "baseline.ipynb":   # the kit's widgets show one short line instead
+        assert page.locator(".ck-notice").count() > 0
+        assert page.locator(".ck-notice").first.inner_text() == "That did not work, so nothing changed."
+    if name in ("magische7.ipynb", "sieben.ipynb"):
+        page.wait_for_timeout(1000)
+        table = page.locator(".ck-play").first
+        log = lambda: "\n".join(table.locator(".ck-log").all_inner_texts())  # noqa: E731
+        log_before = log()
+        table.locator("button.ck-card:enabled").first.click()
+        for _ in range(150):   # the card is played and the bots answer: the game log changes
+            if log() != log_before:
+                break
+            page.wait_for_timeout(100)
+        assert log() != log_before
+    assert errors == [] and external == []
+    assert page.evaluate("window.__csp") == []
+    assert "Traceback" not in page.inner_text("body")
+    _close(context)
+
+
+# --- kernels as a resource; headers every response carries ----------------------------------------
+def _kernels(base_url) -> int:
+    """The kernels the server runs now (its ipykernel child processes)."""
+    import psutil
+    count = 0
+    for p in psutil.Process(base_url.pid).children(recursive=True):
+        try:
+            count += "guard.py" in " ".join(p.cmdline())   # the site's kernels (kernels/python3)
+        except psutil.Error:
+            pass
+    return count
+
+
+def _kernel_pids(base_url) -> set[int]:
+    import psutil
+    pids = set()
+    for p in psutil.Process(base_url.pid).children(recursive=True):
+        try:
+            if "guard.py" in " ".join(p.cmdline()):
+                pids.add(p.pid)
+        except psutil.Error:
+            pass
+    return pids
+
+
+def _settled_kernels(base_url, quiet: float = 2.0, seconds: float = 30.0) -> set[int]:
+    """The server's kernel processes once none has started or ended for `quiet` seconds (earlier
+    tests' pages shut down, the preheated pool refilled)."""
+    import time
+    deadline = time.monotonic() + seconds
+    pids, since = _kernel_pids(base_url), time.monotonic()
+    while time.monotonic() < deadline:
+        time.sleep(0.2)
+        now = _kernel_pids(base_url)
+        if now != pids:
+            pids, since = now, time.monotonic()
+        elif time.monotonic() - since >= quiet:
+            break
+    return pids
+
+
+def _request(base_url, path, method="GET", headers=None, body=None):
+    """(status, headers, body) of one raw request, no redirects followed."""
+    url = urlsplit(base_url)
+    conn = http.client.HTTPConnection(url.hostname, url.port, timeout=120)
+    try:
+        conn.request(method, path, body=body, headers=headers or {})
+        r = conn.getresponse()
+        return r.status, r.headers, r.read().decode(errors="replace")
+    finally:
+        conn.close()
+
+
+def _cookie(headers, name: str) -> str:
+    return next(c for c in headers.get_all("Set-Cookie") if c.startswith(f"{name}="))
+
+
+def _shut_down(base_url, page_headers, page_body) -> None:
+    """Shut a raw page visit's kernel down as its tab would: POST /voila/api/shutdown/<id> with the
+    _xsrf cookie the page was given."""
+    import re
+    kernel = re.search(r'"kernelId": "([\w-]+)"', page_body).group(1)
+    token = re.search(r"_xsrf=([^;]+)", _cookie(page_headers, "_xsrf")).group(1)
+    status, _, _ = _request(base_url, f"/voila/api/shutdown/{kernel}", "POST",
+                            {"Cookie": f"_xsrf={token}", "X-XSRFToken": token})
+    assert status in (200, 204)
+
+
+def _wait_for_kernels(base_url, at_most: int, seconds: float = 20) -> None:
+    import time
+    deadline = time.monotonic() + seconds
+    while _kernels(base_url) > at_most and time.monotonic() < deadline:
+        time.sleep(0.2)
+
+
+@pytest.mark.parametrize("headers, served", [
+    ({}, True),   # curl, or any client without Fetch Metadata
+    ({"Sec-Fetch-Dest": "document", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Site": "cross-site"}, True),
+    ({"Sec-Fetch-Dest": "empty", "Sec-Fetch-Mode": "no-cors", "Sec-Fetch-Site": "cross-site"}, False),
+    ({"Sec-Fetch-Dest": "empty", "Sec-Fetch-Mode": "cors", "Sec-Fetch-Site": "same-origin"}, False),
+    ({"Sec-Fetch-Dest": "iframe", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Site": "cross-site"}, False),
+    ({"Sec-Fetch-Dest": "document", "Sec-Fetch-Mode": "navigate", "Sec-Purpose": "prefetch"}, False),
+])
+def test_only_a_page_visit_starts_a_kernel(base_url, headers, served):
+    before = _settled_kernels(base_url)
+    status, response_headers, body = _request(base_url, "/voila/render/baseline.ipynb", headers=headers)
+    if served:
+        assert status == 200 and '"kernelId"' in body
+        _shut_down(base_url, response_headers, body)
+        _wait_for_kernels(base_url, len(before))
+    else:
+        assert status == 403 and '"kernelId"' not in body and "Traceback" not in body
+        assert _settled_kernels(base_url) <= before   # no kernel started (one may have ended)
+
+
+def test_another_site_cannot_start_kernels(browser, base_url):
+    """The visitor's find: a page elsewhere started four kernels with three no-cors fetches and an
+    iframe. (about:blank stands in for the other site: an opaque origin, cross-site to this one.)"""
+    context = browser.new_context()
+    page = context.new_page()
+    before = _settled_kernels(base_url)
+    page.evaluate("""async (url) => {
+      for (let i = 0; i < 3; i++) await fetch(url, {mode: "no-cors"}).catch(() => null);
+      const frame = document.createElement("iframe");
+      frame.src = url;
+      document.body.append(frame);
+      await new Promise((resolve) => { frame.onload = resolve; setTimeout(resolve, 5000); });
+    }""", f"{base_url}/voila/render/baseline.ipynb")
+    page.wait_for_timeout(1000)
+    _close(context)
+    assert _settled_kernels(base_url) <= before   # no kernel started (one may have ended)
+
+
+def test_kernel_cap_shows_a_busy_page(base_url):
+    """Page visits beyond --max-kernels get the site's "busy" page (503), not a kernel."""
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+    _wait_for_kernels(base_url, MAX_KERNELS - 4)
+    free = MAX_KERNELS - _kernels(base_url)
+    assert free >= 1
+    with ThreadPoolExecutor(4) as pool:
+        pages = list(pool.map(lambda _: _request(base_url, "/voila/render/baseline.ipynb"), range(free)))
+    try:
+        assert [status for status, _, _ in pages] == [200] * free
+        counts = []
+        for _ in range(100):   # a visit that took a preheated kernel has the pool refilled a second later
+            counts.append(_kernels(base_url))
+            if counts[-1] == MAX_KERNELS:
+                break
+            time.sleep(0.2)
+        assert max(counts) == MAX_KERNELS
+        status, headers, body = _request(base_url, "/voila/render/index.ipynb")
+        assert status == 503 and headers["Retry-After"] == "60"
+        assert "The site is busy" in body and "Try again in a minute" in body
+        assert "Traceback" not in body and '"kernelId"' not in body
+        assert _kernels(base_url) == MAX_KERNELS
+    finally:
+        for status, headers, body in pages:
+            if status == 200:
+                _shut_down(base_url, headers, body)
+    _wait_for_kernels(base_url, MAX_KERNELS - free)
+    assert _request(base_url, "/voila/render/no-such.ipynb")[0] == 404   # and the site answers again
+
+
+@pytest.mark.parametrize("path", [
+    "/voila/render/no-such.ipynb",
+    "/voila/static/voila.js",
+    "/voila/templates/cardkit/static/cardkit.css",
+    "/voila/files/card.svg",
+    "/voila/tree",
+    "/api/kernels/00000000-0000-0000-0000-000000000000",
+    "/voila/labextensions/@voila-dashboards/widgets-manager8/package.json",
+])
+def test_every_response_carries_the_security_headers(base_url, path):
+    status, headers, _ = _request(base_url, path)
+    assert status in (200, 404)
+    csp = headers["Content-Security-Policy"]
+    assert "default-src 'self'" in csp and "frame-ancestors 'none'" in csp and "object-src 'none'" in csp
+    assert headers["Referrer-Policy"] == "same-origin"
+    assert headers["X-Content-Type-Options"] == "nosniff"
+
+
+@pytest.mark.parametrize("path", [
+    "/voila/static/voila.js",
+    "/voila/templates/cardkit/static/cardkit.css",
+    "/voila/files/card.svg",
+    "/voila/labextensions/@voila-dashboards/widgets-manager8/package.json",
+    "/voila/render/baseline.ipynb",
+])
+def test_static_files_answer_only_to_local_host_names(base_url, path):
+    """The Host check (DNS rebinding) covers the static file handlers too."""
+    port = urlsplit(base_url).port
+    if not path.endswith(".ipynb"):   # (a page visit would start a kernel)
+        assert _request(base_url, path, headers={"Host": f"localhost:{port}"})[0] == 200
+    before = _settled_kernels(base_url)
+    status, _, body = _request(base_url, path, headers={"Host": f"attacker.example:{port}"})
+    assert status == 403 and len(body) < 100
+    assert _settled_kernels(base_url) <= before
+
+
+def test_xsrf_cookie_is_same_site_strict(base_url):
+    status, headers, body = _request(base_url, "/voila/render/baseline.ipynb")
+    assert status == 200
+    assert all("SameSite=Strict" in cookie for cookie in headers.get_all("Set-Cookie"))
+    assert "SameSite=Strict" in _cookie(headers, "_xsrf")
+    _shut_down(base_url, headers, body)
+
+
+def test_culling_is_prompt_and_the_page_watch_does_not_delay_it(base_url):
+    """Idle kernels are culled after five minutes; the page's check of its kernel (GET
+    /api/kernels/<id>) is not activity, so an abandoned tab that keeps checking is still culled."""
+    import json
+    import time
+    from cardkit.site import CULL_IDLE_TIMEOUT, voila_command
+    assert CULL_IDLE_TIMEOUT <= 5 * 60
+    assert f"--MappingKernelManager.cull_idle_timeout={CULL_IDLE_TIMEOUT}" in voila_command()
+    status, headers, body = _request(base_url, "/voila/render/baseline.ipynb")
+    import re
+    kernel = re.search(r'"kernelId": "([\w-]+)"', body).group(1)
+    time.sleep(2)   # the page's own start-up traffic is over
+    first = json.loads(_request(base_url, f"/api/kernels/{kernel}")[2])["last_activity"]
+    for _ in range(3):
+        time.sleep(0.5)
+        assert json.loads(_request(base_url, f"/api/kernels/{kernel}")[2])["last_activity"] == first
+    _shut_down(base_url, headers, body)
+
+
+def test_a_closed_table_says_so(browser, base_url):
+    """When the page's kernel is gone (culled), a click shows a notice instead of doing nothing."""
+    context, page, external, errors = _open(browser, base_url, "baseline.ipynb")
+    kernel = page.evaluate(_KERNEL_ID)
+    page.evaluate("""async (kernel) => {
+      const token = document.cookie.match(/_xsrf=([^;]+)/)[1];
+      await fetch(`/voila/api/shutdown/${kernel}`, {method: "POST", headers: {"X-XSRFToken": token}});
+    }""", kernel)
+    for _ in range(50):
+        if _get(base_url, f"/api/kernels/{kernel}")[0] == 404:
+            break
+        page.wait_for_timeout(100)
+    assert page.locator(".ck-closed").count() == 0
+    page.click(".widget-button")
+    notice = page.locator(".ck-closed")
+    notice.wait_for(timeout=10000)
+    assert notice.inner_text() == "The table was closed — reload the page to play again."
+    assert page.evaluate("window.__csp") == []
+    _close(context)
+
+
+_OPEN_COMMS = """async ([kernelId, count]) => {
+  const ws = new WebSocket(`ws://${location.host}/api/kernels/${kernelId}/channels?session_id=visitor`);
+  await new Promise((resolve, reject) => { ws.onopen = resolve; ws.onerror = reject; });
+  const seen = [];
+  let info = null;
+  const replied = new Promise((resolve) => {
+    ws.onmessage = (event) => {
+      seen.push(String(event.data));
+      const msg = typeof event.data === "string" ? JSON.parse(event.data) : {};
+      if (msg.msg_type === "comm_info_reply") { info = msg.content.comms; resolve(); }
+    };
+    setTimeout(resolve, 60000);
+  });
+  const send = (msg_id, msg_type, content, metadata = {}) => ws.send(JSON.stringify({
+    header: {msg_id, msg_type, username: "visitor", session: "visitor", date: new Date().toISOString(),
+             version: "5.3"},
+    parent_header: {}, metadata, content, buffers: [], channel: "shell"}));
+  const state = {_model_module: "@jupyter-widgets/controls", _model_module_version: "2.0.0",
+                 _model_name: "ButtonModel", _view_module: "@jupyter-widgets/controls",
+                 _view_module_version: "2.0.0", _view_name: "ButtonView", description: "forged"};
+  for (let i = 0; i < count; i++) {
+    send(`open-${i}`, "comm_open", {comm_id: `forged-${i}`, target_name: "jupyter.widget",
+                                     data: {state, buffer_paths: []}}, {version: "2.1.0"});
+  }
+  send("info", "comm_info_request", {});
+  await replied;
+  ws.close();
+  return {open: Object.keys(info || {}).filter((id) => id.startsWith("forged-")).length, seen};
+}"""
+
+
+def test_a_visitor_cannot_flood_the_kernel_with_widgets(baseline):
+    page, _, _, _ = baseline
+    result = page.evaluate(_OPEN_COMMS, [page.evaluate(_KERNEL_ID), 300])
+    assert 0 < result["open"] <= 16
+    assert _leaks(result["seen"]) == []
