@@ -4,24 +4,20 @@ play a card and end a trick."""
 from __future__ import annotations
 
 import pytest
-from playwright import sync_api
-from site_server import launch_chromium, page_ready_time, record_external_requests, running_site
+from site_server import page_ready_time, record_external_requests
 
 
 @pytest.fixture(scope="module")
-def page():
-    with running_site() as base, sync_api.sync_playwright() as pw:
-        browser = launch_chromium(pw)
-        context = browser.new_context(viewport={"width": 1100, "height": 1000})
-        pg = context.new_page()
-        external = record_external_requests(pg)
-        errors: list[str] = []
-        pg.on("pageerror", lambda e: errors.append(str(e)))
-        ready = page_ready_time(pg, f"{base}/voila/render/sieben.ipynb")
-        pg.ready, pg.external, pg.errors = ready, external, errors
-        yield pg
-        context.close()
-        browser.close()
+def page(site_url, chromium):
+    context = chromium.new_context(viewport={"width": 1100, "height": 1000})
+    pg = context.new_page()
+    external = record_external_requests(pg)
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    ready = page_ready_time(pg, f"{site_url}/voila/render/sieben.ipynb")
+    pg.ready, pg.external, pg.errors = ready, external, errors
+    yield pg
+    context.close()
 
 
 def test_the_page_becomes_interactive_without_errors(page):
@@ -49,7 +45,16 @@ def test_play_a_card_against_the_bots(page):
     table = page.locator(".ck-play").first
     assert table.locator(".ck-card").count() == 4
     table.locator(".ck-card").first.click()
-    table.locator(".ck-log").get_by_text("Bert leads").first.wait_for(timeout=15000)
-    log = table.locator(".ck-log").inner_text()
+    table.locator(".ck-logbox").get_by_text("Bert leads").first.wait_for(timeout=40000)
+    log = table.locator(".ck-logbox").inner_text()
     assert "Bert leads" in log
     assert "Traceback" not in page.inner_text("body") and page.errors == []
+
+
+def test_one_live_table_of_what_beats_and_an_anchor_for_every_rule(page):
+    import cardkit
+    assert page.locator("table.ck-table", has_text="the same rank").count() == 1
+    ids = cardkit.load_game("sieben").rulebook.ids()
+    assert page.evaluate("(ids) => ids.filter((id) => !document.getElementById(id))", ids) == []
+    assert page.get_by_role("link", name="▶ Play now").count() == 1
+    assert page.locator(".ck-cite a[href^='sources.ipynb#src-003-']").count() > 20

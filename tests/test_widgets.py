@@ -29,28 +29,9 @@ def synced_text(root: w.Widget) -> str:
     return "\n".join(out)
 
 
-def hidden_cards(state, viewer):
-    """Cards the viewer may not see: in other hands, and not also visible somewhere in the view."""
-    view = state.view(viewer)
-    visible = {c.name for c in view.cards_visible()}
-    teacher = state.view(None)
-    return {c.name for s in teacher.seats if s.player != viewer for c in s.hand} - visible
-
-
-@pytest.mark.parametrize("game,opts", [(g, {"players": p}) for g in cardkit.GAMES
-                                      for p in cardkit.game_class(g)().option("players").choices])
-def test_hidden_cards_never_reach_the_browser(game, opts):
-    table = widgets.PlayTable(game, seed=11, **opts)
-    bot = RandomBot(3)
-    for _ in range(6):                      # a few moves in, with cards in every hand
-        if table.state.is_terminal():
-            break
-        hidden = hidden_cards(table.state, 0)
-        assert hidden, "the test needs hidden cards"
-        text = "\n" + synced_text(table) + "\n"
-        for name in hidden:   # card faces carry the name as aria-label; card buttons as their tooltip
-            assert f'aria-label="{name}"' not in text and f"\n{name}\n" not in text, name
-        table.play(bot.choose(table.state))
+# Hidden cards never reaching a synced field is tested in tests/test_hidden.py, over every registered game
+# and player count, whole games long (it knows which cards the human has seen, e.g. one of two equal
+# cards played from the second pack).
 
 
 def test_illegal_click_shows_the_rule_and_changes_nothing():
@@ -72,7 +53,7 @@ def test_callbacks_fired_out_of_turn_are_refused():
     end = table.state.snapshot()
     table._click_card(0)
     table.play("13")
-    assert table.state.snapshot() == end and "not your turn" in table._msg.value
+    assert table.state.snapshot() == end and "The game is over" in table._msg.value
 
 
 def test_undo_goes_back_to_the_humans_last_decision():
@@ -127,9 +108,9 @@ def test_replay_under_a_reading_that_breaks_the_record_says_where():
 
 def test_rule_table_follows_its_option_switches():
     t = widgets.RuleTable("magische7", "outcomes", options=("joker_vs_spiegel",))
-    assert "follower (M7-2)" in t.out.value
+    assert "follower (<a class='ck-rule-link' href='#M7-2'>M7-2</a>)" in t.out.value
     t.controls["joker_vs_spiegel"].value = "joker"
-    assert "leader (M7-2)" in t.out.value
+    assert "leader (<a class='ck-rule-link' href='#M7-2'>M7-2</a>)" in t.out.value
 
 
 def test_bad_option_in_a_play_table_raises_a_clear_error():

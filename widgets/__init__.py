@@ -4,5 +4,6 @@ from .render import cards_html, use_css, view_html  # noqa: F401
 from .replay import Replay, replay_states  # noqa: F401
 from .rules import RuleCard, Rules, RuleTable, rule_html  # noqa: F401
 from .index import GameIndex, RuleFinder  # noqa: F401
+from .sources import SourceTexts  # noqa: F401
 
 use_css()

@@ -1,43 +1,85 @@
 """Play a game against bots. Game-agnostic: it sees only cardkit's protocol and the human seat's view.
 
 Hidden information never enters a synced widget field: the page only receives HTML of
-``state.view(human)`` and the labels of the human's own cards; every click is checked in the kernel
-against the legal actions (a visitor's script can fire any callback).
+``state.view(human)``, the narration of public facts (``describe``) and the labels of the human's own
+cards; every click is checked in the kernel against the legal actions (a visitor's script can fire any
+callback). Undo re-deals the cards the human has not seen (``State.resample``).
 """
 from __future__ import annotations
 
+import base64
 import os
 from html import escape
 
 import ipywidgets as w
 
 import cardkit
-from cardkit import CardkitError, IllegalActionError, Rng
+from cardkit import CardkitError, Deal, IllegalActionError, Rng
+from cardkit.rules import link_rule_ids
 
-from .render import Box, Button, HTML, shared, view_html
+from .render import Box, Button, HTML, shared, table_html
 
 _CARD_COLORS = {"red": "#c62828", "black": "#212121", "purple": "#6a1b9a"}
 
 
+def option_label(o, value) -> str:
+    """An option's value in plain words ("yes"/"no" for a switch without labels of its own)."""
+    if value in o.labels:
+        return o.labels[value]
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def option_title(o) -> str:
+    """What an option decides, in plain words (its help text, first letter capital)."""
+    text = o.help or o.name.replace("_", " ")
+    return text[:1].upper() + text[1:]
+
+
 def option_controls(game_cls, values: dict, only=None) -> dict:
-    """A dropdown per option (name -> widget), labelled with the rule ID it switches."""
+    """A dropdown per option (name -> widget) whose values read in plain words; the dropdown's `title`
+    attribute (what a screen reader and a pointer's tooltip give) says what it decides and its rule."""
     out = {}
     for o in game_cls.option_specs:
         if only is not None and o.name not in only:
             continue
         choices = list(o.choices) if o.choices else list(range(o.range[0], o.range[1] + 1))
-        out[o.name] = w.Dropdown(options=[(o.label(c), c) for c in choices], value=values.get(o.name, o.default),
-                                 description=o.name.replace("_", " "), tooltip=f"{o.help} [{o.rule}]",
-                                 style={"description_width": "initial"}, layout=w.Layout(width="auto"))
+        out[o.name] = w.Dropdown(options=[(option_label(o, c), c) for c in choices],
+                                 value=values.get(o.name, o.default),
+                                 tooltip=f"{option_title(o)} (rule {o.rule})" if o.rule else option_title(o),
+                                 layout=w.Layout(width="auto", max_width="100%"))
     return out
+
+
+def option_heading(o) -> str:
+    """The label above an option's dropdown: what it decides, and a link to its rule on the page."""
+    link = f" <a href='#{escape(o.rule)}' title='read rule {escape(o.rule)}'>rule {escape(o.rule)}</a>" \
+        if o.rule else ""
+    return f"<div class='ck-opt-label'>{escape(option_title(o))}{link}</div>"
+
+
+def record_link(state, filename: str) -> str:
+    """A link that downloads the game's record (the kit's JSON record format: `cardkit.Record.load` and
+    the Replay widget read it). Offered only once the game is over: a record holds every deal."""
+    data = base64.b64encode(state.to_record().dumps().encode()).decode()
+    return (f"<a class='ck-download' download='{escape(filename)}' href='data:application/json;base64,{data}'>"
+            "Download the game record</a> <small>(every move and every card, also those nobody saw; open it "
+            "with <code>cardkit.Record.load</code> or step through it with the replay)</small>")
 
 
 class PlayTable(w.VBox):
     """A table where one human seat plays against bots: click a card; an illegal try shows the rule.
 
-    Few widget models are made (each costs the page load time): the card buttons are a pool reused
-    from move to move and share their layout and styles, and the option dropdowns are built only
-    when the visitor opens them."""
+    The seats sit around the table (the human at the bottom, a partner opposite), the middle shows the
+    trick and every trick completed since the human's last move with who took it and why, a live region
+    reads out what happened, and the log keeps the whole game grouped by round and trick; at the end a
+    review gives the score table and the record to download. New game and a change of the player count
+    ask first while a game is under way.
+
+    Few widget models are made (each costs the page load time): the card and action buttons are pools
+    reused from move to move and share their layout and styles; the option dropdowns and the
+    confirmation buttons are built when first needed."""
 
     def __init__(self, game: str, human: int = 0, bot: str = "rule-based", seed: int | None = None,
                  show_options: bool = True, **options):
@@ -50,7 +92,7 @@ class PlayTable(w.VBox):
         self._bots = list(cls(**options).bots())
         self._bot_name = bot if bot in self._bots else self._bots[0]
         self._controls: dict = {}
-        self._settings = w.HBox(layout=shared("wrap"))
+        self._settings = w.VBox(layout=shared("layout"))
         buttons = []
         if show_options:
             opt = Button(description="Options…", tooltip="the rule options (every disputed reading) and the bots")
@@ -58,17 +100,23 @@ class PlayTable(w.VBox):
             buttons.append(opt)
         players = next((o for o in cls.option_specs if o.name == "players"), None)
         self._players = None
+        self._reverting = False
         if players is not None and len(players.choices) > 1:   # the player count is always at hand
             self._players = w.ToggleButtons(options=[(f"{n} players", n) for n in players.choices],
                                             value=options.get("players", players.default),
-                                            style={"button_width": "auto"}, tooltip="a new game with this many players")
-            self._players.observe(lambda _: self.new_game(), names="value")
+                                            style={"button_width": "auto"},
+                                            tooltips=[f"a new game with {n} players" for n in players.choices])
+            self._players.observe(self._players_changed, names="value")
             buttons.append(self._players)
         new = Button(description="New game", button_style="primary", tooltip="deal a new game with these options")
-        new.on_click(lambda _: self.new_game())
+        new.on_click(lambda _: self.ask_new_game())
         self._undo = Button(description="Undo", tooltip="take back your last move and the bots' replies; the "
                             "cards you have not seen are shuffled again, so Undo never shows what is hidden")
         self._undo.on_click(lambda _: self.undo())
+        self._hint = Button(description="Hint", tooltip="which cards you may play, and what each would do")
+        self._hint.on_click(lambda _: self.hint())
+        self._confirm = w.HBox(layout=shared("wrap"))     # filled while a question is open
+        self._on_yes = self._on_no = None
         self._table = HTML()
         self._card_layout = w.Layout(width="60px", height="84px", border="1px solid #555", padding="0")
         self._card_styles: dict = {}
@@ -78,21 +126,97 @@ class PlayTable(w.VBox):
         self._hand = w.HBox(layout=shared("wrap"))
         self._actions = w.HBox(layout=shared("wrap"))
         self._msg = HTML()
-        self._log = HTML()
-        super().__init__([self._settings, Box(buttons + [new, self._undo]), self._table, self._hand,
-                          self._actions, self._msg, self._log])
+        # the log: earlier rounds and the current one apart, so a move re-sends only the current round;
+        # the box lists its children bottom-up (column-reverse), which keeps the newest line in view
+        self._log_past, self._log_now = HTML(), HTML()
+        self._logbox = w.VBox([self._log_now, self._log_past], layout=shared("layout"))
+        self._logbox.add_class("ck-logbox")
+        bar = w.HBox(buttons + [new, self._undo, self._hint], layout=shared("wrap"))
+        super().__init__([bar, self._settings, self._confirm,
+                          self._table, self._hand, self._actions, self._msg, self._logbox])
         self.add_class("ck-play")
         self.new_game()
 
+    # options and questions --------------------------------------------------------------------------
     def show_options(self) -> None:
-        """Build the option dropdowns (once) and show them."""
-        if not self._controls:
-            self._controls = {k: c for k, c in option_controls(cardkit.game_class(self.game_name),
-                                                                self.game.options).items() if k != "players"}
-            self._bot = w.Dropdown(options=self._bots, value=self._bot_name, description="opponents",
-                                   layout=w.Layout(width="auto"))
-            self._bot.observe(lambda ch: setattr(self, "_bot_name", ch["new"]), names="value")
-            self._settings.children = list(self._controls.values()) + [self._bot]
+        """Build the option dropdowns (once) and show them, each under a plain-words label linking to its
+        rule; they apply from the next game."""
+        if self._controls:
+            return
+        cls = cardkit.game_class(self.game_name)
+        self._controls = {k: c for k, c in option_controls(cls, self.game.options).items() if k != "players"}
+        specs = {o.name: o for o in cls.option_specs}
+        rows = [HTML("<div class='ck-note'><b>Options</b> — they apply from the next game (<b>New game</b>). "
+                     "Each names the rule whose reading it switches.</div>")]
+        for name, control in self._controls.items():
+            control.observe(self._option_changed, names="value")
+            rows += [HTML(option_heading(specs[name])), control]
+        self._bot = w.Dropdown(options=self._bots, value=self._bot_name, layout=w.Layout(width="auto"),
+                               tooltip="how the computer plays the other seats")
+        self._bot.observe(self._bot_changed, names="value")
+        rows += [HTML("<div class='ck-opt-label'>The computer's seats play</div>"), self._bot]
+        self._settings.children = rows
+
+    def _option_changed(self, change) -> None:
+        if self.in_progress():
+            self._note("That option applies from the next game: press New game to deal with it.")
+
+    def _bot_changed(self, change) -> None:
+        self._bot_name = change["new"]
+        if self.in_progress():
+            self._note("The new opponents take their seats at the next game: press New game.")
+
+    def in_progress(self) -> bool:
+        """A game is under way that a new deal would throw away: the human has made a move, and it is
+        not over."""
+        s = self.state
+        return (not s.is_terminal() and bool(self._checkpoints) and len(s.history) > self._checkpoints[0])
+
+    def _ask(self, question: str, yes: str, on_yes, on_no=None) -> None:
+        """Show a question with two buttons (built once, reused)."""
+        if not hasattr(self, "_yes"):
+            self._question = HTML()
+            self._yes = Button(description="", button_style="warning")
+            self._no = Button(description="Keep playing")
+            self._yes.on_click(lambda _: self._answer(True))
+            self._no.on_click(lambda _: self._answer(False))
+        self._question.value = f"<div class='ck-note' role='alert'><b>{escape(question)}</b></div>"
+        self._yes.description = yes
+        self._on_yes, self._on_no = on_yes, on_no
+        self._confirm.children = [self._question, self._yes, self._no]
+
+    def _answer(self, yes: bool) -> None:
+        on_yes, on_no = self._on_yes, self._on_no
+        self._confirm.children = []
+        self._on_yes = self._on_no = None
+        if yes and on_yes is not None:
+            on_yes()
+        elif not yes and on_no is not None:
+            on_no()
+
+    def ask_new_game(self) -> None:
+        """New game — asking first while a game is under way."""
+        if self.in_progress():
+            self._ask("Deal a new game? The game under way will be lost.", "Yes, deal a new game", self.new_game)
+        else:
+            self.new_game()
+
+    def _players_changed(self, change) -> None:
+        if self._reverting:
+            return
+        if not self.in_progress():
+            self.new_game()
+            return
+
+        def keep():
+            self._reverting = True
+            try:
+                self._players.value = change["old"]
+            finally:
+                self._reverting = False
+            self._note(f"Still {change['old']} players: the game goes on.")
+        self._ask(f"Deal a new game with {change['new']} players? The game under way will be lost.",
+                  f"Yes, {change['new']} players", self.new_game, keep)
 
     # game flow --------------------------------------------------------------------------------------
     def new_game(self, seed: int | None = None) -> None:
@@ -100,10 +224,12 @@ class PlayTable(w.VBox):
         if self._players is not None:
             opts["players"] = self._players.value
         try:
-            self.game = cardkit.load_game(self.game_name, **opts)
+            game = cardkit.load_game(self.game_name, **opts)
         except CardkitError as e:
             self._show_error(str(e))
             return
+        self.game = game
+        self._confirm.children = []
         seed = seed if seed is not None else self._seed
         self.state = self.game.new_state(seed=seed)
         self._seed = None  # the given seed is for the first game only
@@ -111,41 +237,84 @@ class PlayTable(w.VBox):
         self.bots = {p: factories[self._bot_name](seed=1000 + p) for p in range(self.game.num_players)
                      if p != self.human}
         self._checkpoints: list[int] = []
-        # the deal is narrated from the state before it (a blank state), as every action is
-        self._lines: list[str] = [self.game.blank_state().describe(self.state.history[0])] if self.state.history else []
+        self._entries: list[tuple] = []      # (history index, round, trick, line)
+        self._since: list[str] = []          # what happened since the human's last move
+        self._recent: list[tuple] = []       # tricks completed since then: (title, Pile)
+        self._past_key = None
+        blank = self.game.blank_state()
+        for i, a in enumerate(self.state.history):   # the deal, narrated from the state before it
+            r, t = blank.progress()
+            self._record(i, r, t, blank.describe(a))
+            blank._deal(a) if a.__class__ is Deal else blank._apply(a)
+            blank.history.append(a)
         self._msg.value = ""
+        if self._players is not None:
+            self._since.insert(0, f"A new game with {self.game.num_players} players.")
         self._run_bots()
         self._refresh()
 
     def load(self, state) -> None:
-        """Continue from `state` (a state of this table's game, e.g. a record's final state): the log is
-        narrated anew from its history, and Undo can go back to each of the human's decisions in it."""
+        """Continue from `state` (a state of this table's game, e.g. a record's final state): its history is
+        narrated anew as if played here (the log, what happened since the human's last move), and Undo
+        can go back to each of the human's decisions in it."""
         if not isinstance(state, cardkit.State) or state.game.name != self.game_name:
             raise CardkitError(f"a {self.game_name} state is needed here")
-        lines, checkpoints = [], []
-        replay = state.game.blank_state()
-        for i, a in enumerate(state.history):
+        self.game = state.game
+        self.state = replay = state.game.blank_state()
+        self._entries, self._since, self._recent, self._checkpoints, self._past_key = [], [], [], [], None
+        for a in state.history:
             if replay.current_player == self.human:
-                checkpoints.append(i)
-            if a.__class__ is not cardkit.Deal or i == 0:
-                lines.append(replay.describe(a))
-            replay._apply(a) if a.__class__ is not cardkit.Deal else replay._deal(a)
-            replay.history.append(a)
-            replay._legal_cache = None
-        self.game, self.state = state.game, state
+                self._checkpoints.append(len(replay.history))
+                self._since, self._recent = [], []
+            self._step(a)
+        self.state = state
         if state.current_player == self.human:
-            checkpoints.append(len(state.history))
-        self._lines, self._checkpoints = lines, checkpoints
+            self._checkpoints.append(len(state.history))
+        self._confirm.children = []
         self._msg.value = ""
         self._refresh()
+
+    def _record(self, index: int, rnd: str, trick: str, line: str) -> None:
+        self._entries.append((index, rnd, trick, line))
+        self._since.append(line)
+
+    def _state_at(self, k: int):
+        """The state after the first k history entries (replayed)."""
+        s = self.game.blank_state()
+        for a in self.state.history[:k]:
+            s._deal(a) if a.__class__ is Deal else s._apply(a)
+            s.history.append(a)
+            s._legal_cache = None
+        return s
+
+    def _last_trick(self, state):
+        return next((p for p in state.view(self.human).piles if p.kind == "last-trick"), None)
+
+    def _step(self, action) -> None:
+        """Apply one action (legal), narrate it and anything that followed by itself (a new deal), and
+        remember a trick it completed."""
+        s = self.state
+        rnd, trick = s.progress()
+        line = s.describe(action)
+        before = self._last_trick(s)
+        n0 = len(s.history)
+        s.apply(action)
+        self._record(n0, rnd, trick, line)
+        after_action = s
+        if len(s.history) > n0 + 1:              # the protocol dealt a new round by itself
+            after_action = self._state_at(n0 + 1)
+            for k in range(n0 + 1, len(s.history)):
+                pre = after_action if k == n0 + 1 else self._state_at(k)
+                r, t = pre.progress()
+                self._record(k, r, t, pre.describe(s.history[k]))
+        last = self._last_trick(after_action)
+        if last is not None and last != before:
+            self._recent.append((f"{trick} — {rnd}" if rnd and trick else trick or "Trick", last))
 
     def _run_bots(self) -> None:
         s = self.state
         while not s.is_terminal() and s.current_player != self.human:
-            action = self.bots[s.current_player].choose(s)
-            line = s.describe(action)
-            s.apply(action)
-            self._lines.append(line)
+            self._step(self.bots[s.current_player].choose(s))
         if s.current_player == self.human:
             self._checkpoints.append(len(s.history))
 
@@ -153,24 +322,25 @@ class PlayTable(w.VBox):
         """Apply the human's action (object or text). Returns False (and shows the rule) if illegal."""
         s = self.state
         if s.current_player != self.human:
-            self._show_error("It is not your turn.")
+            self._show_error("It is not your turn." if not s.is_terminal() else
+                             "The game is over: press New game to play again.")
             return False
         try:
             a = s.parse_action(action)
-            line = s.describe(a)
-            s.apply(a)
         except IllegalActionError as e:
             self._show_error(f"✗ {e.why} (rule {e.rule})")
             self._refresh()
             return False
-        self._lines.append(line)
+        self._since, self._recent = [], []
+        self._confirm.children = []
+        self._step(a)
         self._msg.value = ""
         self._run_bots()
         self._refresh()
         return True
 
     def undo(self) -> None:
-        """Back to the human's previous decision."""
+        """Back to the human's previous decision, with the cards the human has not seen dealt anew."""
         s = self.state
         target = [c for c in self._checkpoints if c < len(s.history)]
         if not target:
@@ -178,25 +348,55 @@ class PlayTable(w.VBox):
             return
         while len(s.history) > target[-1]:
             s.undo()
-            if self._lines:
-                self._lines.pop()
         self._checkpoints = target
-        # the cards the human has not seen are dealt anew: a take-back keeps the position the human knew
-        # and nothing more (the same move again need not meet the same answer or draw the same card)
+        self._entries = [e for e in self._entries if e[0] < len(s.history)]
+        # a take-back keeps the position the human knew and nothing more: the same move again need not
+        # meet the same answer or draw the same card
         if self._undo_rng is None:
             self._undo_rng = Rng(int.from_bytes(os.urandom(8), "big"))
         self.state = s.resample(self.human, self._undo_rng)
-        self._msg.value = ("<div class='ck-note' role='status'>Taken back. The cards you have not seen were "
-                           "shuffled again, so the next play may go differently.</div>")
+        self._since, self._recent, self._past_key = ["Your move was taken back."], [], None
+        self._confirm.children = []
+        self._note("Taken back. The cards you have not seen were shuffled again, so the next play may go "
+                   "differently.")
         self._refresh()
+
+    def hint(self) -> None:
+        """The cards the human may play now and what each would do (the narration of the move, with its
+        rule), and why each other card may not be played (the rule it breaks)."""
+        s = self.state
+        if s.current_player != self.human:
+            self._note("The game is over." if s.is_terminal() else "Wait for your turn.")
+            return
+        legal = s.legal_actions()
+        items = [f"<li><b>{escape(a.label)}</b>: {escape(s.describe(a))}</li>" for a in legal]
+        hand = s.view(self.human).seats[self.human].hand
+        playable = {a.card for a in legal if a.card is not None}
+        for c in dict.fromkeys(hand):
+            if c in playable:
+                continue
+            try:
+                s.parse_action(c.text)
+            except IllegalActionError as e:
+                items.append(f"<li><b>{escape(c.label)}</b> may not be played now: {escape(e.why)} "
+                             f"(rule {escape(e.rule)})</li>")
+        self._msg.value = self._links(f"<div class='ck-hint' role='status'><b>Hint</b> — what each card would "
+                                      f"do:<ul>{''.join(items)}</ul></div>")
 
     def _ck_notice(self, text: str) -> None:
         """One short line for the visitor (the kernel's guard calls it when a message to this table fails)."""
         self._show_error(text)
 
     # display --------------------------------------------------------------------------------------
+    def _links(self, escaped_html: str) -> str:
+        """Rule IDs in the table's words ("[S7-2.4]", "rule M7-8.2") as links to the rules on the page."""
+        return link_rule_ids(escaped_html, self.game.rulebook.href)
+
     def _show_error(self, text: str) -> None:
-        self._msg.value = f"<div class='ck-error' role='alert'>{escape(text)}</div>"
+        self._msg.value = self._links(f"<div class='ck-error' role='alert'>{escape(text)}</div>")
+
+    def _note(self, text: str) -> None:
+        self._msg.value = self._links(f"<div class='ck-note' role='status'>{escape(text)}</div>")
 
     def _card_button(self, i: int, card) -> w.Button:
         """Button i of the pool, showing `card` (buttons are made once and reused)."""
@@ -240,18 +440,83 @@ class PlayTable(w.VBox):
         match = [a for a in self.state.legal_actions() if a.card is card]
         self.play(match[0] if len(match) == 1 else card.text)
 
+    def outcome(self) -> str:
+        """'won', 'lost' or 'draw' for the human once the game is over ('' before)."""
+        s = self.state
+        if not s.is_terminal():
+            return ""
+        winners = s.winners()
+        if len(winners) == s.game.num_players:
+            return "draw"
+        return "won" if self.human in winners else "lost"
+
     def _refresh(self) -> None:
         s = self.state
         view = s.view(self.human)
-        self._table.value = view_html(view, bottom=self.human, hand_elsewhere=True) + \
-            "<b>Your hand</b> (click a card to play it):"
         my_turn = s.current_player == self.human
+        since = "".join(f"<li>{escape(x)}</li>" for x in self._since)
+        announce = (f"<div class='ck-announce ck-live' aria-live='polite'><b>What happened</b><ol>{since}</ol></div>"
+                    if since else "")
+        caption = "<b>Your hand</b> — click a card to play it" + \
+            (" (the cards you may play are outlined in green):" if my_turn else ":")
+        self._table.value = self._links(table_html(view, bottom=self.human, hand_elsewhere=True,
+                                                   recent=self._recent, outcome=self.outcome()) + announce) + caption
         hand = view.seats[self.human].hand
+        playable = {a.card for a in view.legal if a.card is not None}
         self._hand.children = [self._card_button(i, c) for i, c in enumerate(hand)]
-        for b in self._hand.children:
+        for b, c in zip(self._hand.children, hand):
             b.disabled = not my_turn
+            mark = ("ck-playable",) if my_turn and c in playable else ("ck-unplayable",) if my_turn else ()
+            b._dom_classes = ("ck-card", *mark)
         other = [a for a in view.legal if a.card is None]
         self._actions.children = [self._action_button(i, a) for i, a in enumerate(other)]
         self._undo.disabled = not any(c < len(s.history) for c in self._checkpoints)
-        lines = "".join(f"<li>{escape(x)}</li>" for x in self._lines[-14:])
-        self._log.value = f"<details open><summary>Game log</summary><ol class='ck-log' start='{max(1, len(self._lines) - 13)}'>{lines}</ol></details>"
+        self._hint.disabled = not my_turn
+        self._show_log()
+
+    def _show_log(self) -> None:
+        """The whole game grouped by round and trick; once the game is over, the review: the score table
+        and the record to download."""
+        s = self.state
+        current = self._entries[-1][1] if self._entries else ""
+        past = [e for e in self._entries if e[1] != current] if current else []
+        now = [e for e in self._entries if not current or e[1] == current]
+        key = (len(past), current)
+        if key != self._past_key:
+            self._past_key = key
+            self._log_past.value = "<b>Game log</b>" + self._links(_log_html(past))
+        body = self._links(_log_html(now))
+        if s.is_terminal():
+            table = s.score_table()
+            body += (f"<div class='ck-review'><b>The game is over.</b> {escape(s.view(self.human).result)}"
+                     f"<div class='ck-scroll-x'>{table.html()}</div>"
+                     f"{record_link(s, f'{self.game_name}-game.json')}</div>")
+        self._log_now.value = body
+
+
+def _log_html(entries) -> str:
+    """Log entries (history index, round, trick, line) as HTML: a heading per round, a numbered list per
+    trick."""
+    out, rnd, trick, open_list = [], None, None, False
+    for _, r, t, line in entries:
+        if r != rnd:
+            if open_list:
+                out.append("</ol>")
+                open_list = False
+            if r:
+                out.append(f"<h4>{escape(r)}</h4>")
+            rnd, trick = r, None
+        if t != trick:
+            if open_list:
+                out.append("</ol>")
+            if t:
+                out.append(f"<div class='ck-trick-no'>{escape(t)}</div>")
+            out.append("<ol class='ck-log'>")
+            open_list, trick = True, t
+        elif not open_list:
+            out.append("<ol class='ck-log'>")
+            open_list = True
+        out.append(f"<li>{escape(line)}</li>")
+    if open_list:
+        out.append("</ol>")
+    return "".join(out)

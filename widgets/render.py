@@ -7,6 +7,7 @@ import ipywidgets as w
 from ipywidgets.widgets.widget_string import HTMLStyle
 
 from cardkit.svg import card_svg
+from cardkit.view import plural
 
 _SHARED: dict = {}
 
@@ -28,6 +29,17 @@ def Button(**kw) -> w.Button:
     kw.setdefault("layout", shared("layout"))
     kw.setdefault("style", shared("button"))
     return w.Button(**kw)
+
+
+_NOTICE = "<div class='ck-error ck-notice' role='alert'>"
+
+
+def with_notice(html: str, text: str) -> str:
+    """`html` with one short error line (`text`) in front, replacing any earlier one: what the kit's
+    widgets show through `_ck_notice` when a message from the page failed (see widgets/guard.py)."""
+    if html.startswith(_NOTICE):
+        html = html[html.index("</div>") + len("</div>"):]
+    return f"{_NOTICE}{escape(text)}</div>{html}"
 
 
 def Box(children=(), vertical: bool = False):
@@ -52,6 +64,69 @@ CSS = """<style>
 .ck-reading-cmp>div{border:1px solid #ccc;border-radius:6px;padding:6px 10px}
 .ck-table table, table.ck-table{border-collapse:collapse}
 table.ck-table td, table.ck-table th{border:1px solid #ccc;padding:3px 6px;font-size:13px}
+.ck-around{display:grid;gap:6px;grid-template-columns:minmax(0,1fr) minmax(0,2fr) minmax(0,1fr);
+  grid-template-areas:". top ." "left center right" "bottom bottom bottom" "status status status"}
+.ck-around>.ck-pos-top{grid-area:top}.ck-around>.ck-pos-left{grid-area:left}
+.ck-around>.ck-pos-right{grid-area:right}.ck-around>.ck-pos-bottom{grid-area:bottom}
+.ck-around>.ck-center{grid-area:center;min-width:0}.ck-around>.ck-status,.ck-around>.ck-result{grid-area:status}
+.ck-around>.ck-seat{border:2px solid transparent;background:#fbfdf9;align-self:start}
+.ck-around>.ck-seat.ck-current{border-color:#e0a800;background:#fff3c4;box-shadow:0 0 0 3px #ffe08a}
+.ck-turn{display:inline-block;background:#e0a800;color:#000;border-radius:10px;padding:0 7px;font-size:12px;font-weight:bold}
+.ck-back-count{font-size:13px;color:#333;margin-left:4px}
+.ck-since{border-top:1px dashed #bbb;margin-top:6px;padding-top:4px}
+.ck-since-title{font-size:12px;font-weight:bold;color:#333}
+.ck-since .ck-pile-note,.ck-pile-note{font-size:12px;color:#333}
+.ck-status{font-size:15px}.ck-status.ck-yours{color:#0d47a1}
+.ck-result.ck-lost{color:#b71c1c}.ck-result.ck-draw{color:#333}
+.ck-announce{font-size:14px;margin:4px 0;padding:4px 8px;border-left:4px solid #90caf9;background:#f5f9ff}
+.ck-announce ol{margin:0;padding-left:1.4em}
+.ck-hint{font-size:14px;border-left:4px solid #a5d6a7;background:#f4fbf4;padding:4px 8px}
+.ck-hint ul{margin:2px 0;padding-left:1.3em}
+.ck-logbox{max-height:22em;overflow-y:auto;display:flex;flex-direction:column-reverse;border:1px solid #ddd;
+  border-radius:6px;padding:2px 8px;max-width:980px}
+.ck-logbox>*{flex-shrink:0}
+.ck-play .widget-html-content,.ck-replay .widget-html-content{line-height:1.45}
+.ck-logbox h4{margin:6px 0 2px;font-size:14px}
+.ck-play .widget-toggle-buttons{flex-wrap:wrap}
+.ck-play .widget-toggle-buttons .widget-toggle-button{width:auto}
+.ck-logbox .ck-trick-no{font-weight:bold;font-size:12px;color:#555;margin-top:4px}
+.ck-logbox ol{margin:0 0 2px;padding-left:1.4em;font-size:13px}
+.ck-review{border:1px solid #c8e6c9;background:#f6fbf6;border-radius:6px;padding:6px 10px;margin:6px 0}
+.ck-card.ck-playable{box-shadow:0 0 0 3px #2e7d32 !important}
+.ck-card.ck-unplayable{opacity:.55}
+.ck-opt-label{font-size:13px;margin-top:4px}
+.jupyter-widgets:focus-visible,.ck-play button:focus-visible,.ck-replay button:focus-visible,a:focus-visible{
+  outline:3px solid #1565c0 !important;outline-offset:2px}
+.ck-play .widget-button,.ck-replay .widget-button,.ck-play .widget-toggle-button{width:auto;min-width:2.8em;flex:0 0 auto}
+.ck-play .ck-card.widget-button{width:60px;min-width:60px}
+.ck-scroll-x{overflow-x:auto;max-width:100%}
+.ck-sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+table.ck-table td.ck-disputed,table.ck-table th.ck-disputed,.ck-legend .ck-disputed{outline:2px dashed #e0a800;outline-offset:-3px}
+table.ck-table td.ck-changed,table.ck-table th.ck-changed,.ck-legend .ck-changed{background:#ffe08a;outline:2px solid #e0a800;outline-offset:-3px;font-weight:bold}
+.ck-legend span{padding:0 4px}
+.ck-cited{background:#fff8e1;border-radius:2px;color:inherit}
+.ck-cited:target{background:#ffd54f;outline:2px solid #e0a800;scroll-margin-top:30vh}
+.ck-source-text{white-space:pre-wrap;font-family:Georgia,serif;font-size:15px;line-height:1.5;max-width:52em;
+  border-left:4px solid #ddd;padding:4px 12px;overflow-wrap:anywhere}
+.ck-file{color:#555;font-size:12px;font-weight:normal;overflow-wrap:anywhere}
+.ck-cite a{overflow-wrap:anywhere}
+.ck-narr-note{color:#555;font-style:italic}
+.ck-changed-step{display:block;margin:2px 0}
+.ck-reading-cmp>div{flex:1 1 18em;max-width:40em}
+a.ck-rule-link,.ck-cite a,.ck-found a,.ck-toc a,.ck-rule a,.ck-source a{color:#0d47a1;text-decoration:underline;
+  text-decoration-style:dotted;text-underline-offset:2px}
+.ck-cite a{text-decoration-style:solid}
+a.ck-rule-link{white-space:nowrap}
+a.ck-page-link,.ck-games a{color:#0d47a1}
+.widget-html-content:has(>.ck-scroll-x){min-width:0;max-width:100%}
+.widget-html-content table.ck-table,.widget-html-content .ck-legend{line-height:1.3}
+.ck-quickstart{border-left:4px solid #a5d6a7;background:#f4fbf4;padding:2px 14px;border-radius:4px;max-width:62em}
+@media (max-width:600px){
+  .ck-around{grid-template-columns:minmax(0,1fr) minmax(0,1fr);
+    grid-template-areas:"top top" "left right" "center center" "bottom bottom" "status status"}
+  .ck-table{padding:4px}
+  .ck-play .ck-card.widget-button{width:52px;min-width:52px;height:74px !important}
+}
 </style>"""
 
 
@@ -72,50 +147,87 @@ def cards_html(cards, width: int = 44) -> str:
     return "<span class='ck-cards'>" + "".join(card_svg(c, width) for c in cards) + "</span>"
 
 
-def seat_html(seat, width: int = 44, hand_elsewhere: bool = False) -> str:
-    cls = "ck-seat ck-current" if seat.current else "ck-seat"
-    extra = " · ".join(x for x in (seat.team, seat.score, seat.info) if x)
-    turn = " <span aria-label='to play'>▶</span>" if seat.current else ""
-    hand = f"<small>{len(seat.hand)} cards in your hand, below</small>" if hand_elsewhere else cards_html(seat.hand, width)
-    return (f"<div class='{cls}'><span class='ck-seat-name'>{escape(seat.name)}{turn}</span>"
-            f"<small>{escape(extra)}</small><br>{hand}</div>")
-
-
 def played_html(cards, width: int = 44) -> str:
     """Cards each captioned with who played it (a trick of any length, in the order played)."""
     return "<span class='ck-cards'>" + "".join(
         f"<span class='ck-played'>{card_svg(c, width)}<small>{escape(o)}</small></span>" for o, c in cards) + "</span>"
 
 
-def pile_html(pile, width: int = 44) -> str:
+_POSITIONS = {1: ["bottom"], 2: ["bottom", "top"], 3: ["bottom", "left", "right"],
+              4: ["bottom", "left", "top", "right"]}
+
+
+def _seat_box(seat, pos: str, width: int, hand_elsewhere: bool) -> str:
+    cls = f"ck-seat ck-pos-{pos}" + (" ck-current" if seat.current else "")
+    turn = " <span class='ck-turn'>to play</span>" if seat.current else ""
+    extra = " · ".join(x for x in (seat.team, seat.score, seat.info) if x)
+    hidden = sum(1 for c in seat.hand if c is None)
+    shown = [c for c in seat.hand if c is not None]
+    if hand_elsewhere:
+        hand = f"<small>{plural(len(seat.hand), 'card')} in your hand, below</small>"
+    elif not seat.hand:
+        hand = "<small>no cards in hand</small>"
+    else:
+        small = width if pos in ("top", "bottom") else min(width, 34)
+        hand = cards_html(shown, small) if shown else ""
+        if hidden:
+            hand += (f"<span aria-label='{plural(hidden, 'card')} face down'>{card_svg(None, 26)}"
+                     f"<span class='ck-back-count' aria-hidden='true'>× {hidden}</span></span>")
+    return (f"<div class='{cls}'><span class='ck-seat-name'>{escape(seat.name)}</span>{turn}"
+            f"<br><small>{escape(extra)}</small><br>{hand}</div>")
+
+
+def _pile_box(pile, width: int, title: str | None = None) -> str:
     if pile.count is not None and not pile.cards:
-        body = f"{card_svg(None, width) if pile.count else ''} <span>{pile.count} cards</span>"
+        body = f"{card_svg(None, width) if pile.count else ''} <span>{plural(pile.count, 'card')}</span>"
     elif pile.cards and any(o for o, _ in pile.cards):
         body = played_html(pile.cards, width)
     else:
         body = cards_html([c for _, c in pile.cards], width) if pile.cards else "<em>empty</em>"
-    note = f" <small>({escape(pile.note)})</small>" if pile.note else ""
-    return f"<div><div class='ck-pile-name'>{escape(pile.name)}{note}</div>{body}</div>"
+    note = f"<div class='ck-pile-note'>{escape(pile.note)}</div>" if pile.note else ""
+    return f"<div><div class='ck-pile-name'>{escape(title or pile.name)}</div>{body}{note}</div>"
+
+
+def table_html(view, bottom: int = 0, width: int = 44, hand_elsewhere: bool = False, recent=None,
+               outcome: str = "") -> str:
+    """The table with its seats around it: `bottom` (the viewer) at the bottom, the next player (play goes
+    to the left) on the left, a partner opposite; the trick, the last trick and the stock in the middle.
+    `recent`: the tricks completed since the viewer's last move, as (title, Pile), shown in the middle in
+    place of the last trick; `outcome`: "won", "lost" or "draw" for the viewer (colours the result)."""
+    n = len(view.seats)
+    pos = _POSITIONS.get(n)
+    parts = [f"<div class='ck-table ck-around ck-n{n}'>"]
+    for k in range(n):
+        seat = view.seats[(bottom + k) % n]
+        where = pos[k] if pos else ("bottom" if k == 0 else "top")
+        parts.append(_seat_box(seat, where, width, hand_elsewhere and k == 0))
+    center = [p for p in view.piles if p.kind not in ("won", "last-trick") and not p.name.startswith("Won by")]
+    last = [p for p in view.piles if p.kind == "last-trick"]
+    mid = "<div class='ck-piles'>" + "".join(_pile_box(p, width) for p in center)
+    if not recent:
+        mid += "".join(_pile_box(p, width) for p in last)
+    mid += "</div>"
+    if recent:
+        mid += ("<div class='ck-since'><div class='ck-since-title'>Since your last move</div><div class='ck-piles'>"
+                + "".join(_pile_box(p, 34, title) for title, p in recent) + "</div></div>")
+    parts.append(f"<div class='ck-center'>{mid}</div>")
+    won = [p for p in view.piles if p.kind == "won" or p.name.startswith("Won by")]
+    if view.terminal:
+        parts.append(f"<div class='ck-result ck-{outcome or 'won'}' role='status'>{escape(view.result)}</div>")
+    else:
+        yours = view.current_player is not None and view.current_player == bottom and view.viewer == bottom
+        text = ("Your turn — " if yours else "") + view.status
+        parts.append(f"<div class='ck-status{' ck-yours' if yours else ''}'>{escape(text)}</div>")
+    parts.append("</div>")
+    if won:
+        parts.append("<details><summary>Won tricks</summary><div class='ck-piles'>"
+                     + "".join(_pile_box(p, 30) for p in won) + "</div></details>")
+    return "".join(parts)
 
 
 def view_html(view, hide_seats=(), width: int = 44, bottom: int | None = None, hand_elsewhere: bool = False) -> str:
-    """The table as HTML. Seats are listed with `bottom` (the viewer) last, piles in the middle;
-    `hand_elsewhere`: the bottom seat's hand is shown by the caller (e.g. as buttons)."""
-    seats = list(view.seats)
-    if bottom is not None:
-        seats = seats[bottom + 1:] + seats[:bottom + 1]
-    top = [s for s in seats[:-1] if s.player not in hide_seats]
-    last = [s for s in seats[-1:] if s.player not in hide_seats]
-    main_piles = [p for p in view.piles if not p.name.startswith("Won by")]
-    won = [p for p in view.piles if p.name.startswith("Won by")]
-    parts = ["<div class='ck-table'>"]
-    parts += [seat_html(s, width) for s in top]
-    parts.append("<div class='ck-piles'>" + "".join(pile_html(p, width) for p in main_piles) + "</div>")
-    parts += [seat_html(s, width, hand_elsewhere and bottom is not None) for s in last]
-    if won:
-        parts.append("<details><summary>Won tricks</summary><div class='ck-piles'>"
-                     + "".join(pile_html(p, 30) for p in won) + "</div></details>")
-    status = f"<div class='ck-result'>{escape(view.result)}</div>" if view.terminal else \
-        f"<div class='ck-status'>{escape(view.status)}</div>"
-    parts += [status, "</div>"]
-    return "".join(parts)
+    """The table as HTML (see `table_html`); `bottom` defaults to the viewer, or seat 0 in the teacher's
+    view."""
+    if bottom is None:
+        bottom = view.viewer if view.viewer is not None else 0
+    return table_html(view, bottom, width, hand_elsewhere)

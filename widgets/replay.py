@@ -9,15 +9,17 @@ import ipywidgets as w
 import cardkit
 from cardkit import CardkitError, Record
 
-from .render import Box, Button, HTML, shared, view_html
+from .render import Box, Button, HTML, shared, view_html, with_notice
 
 
-def replay_states(record: Record, **override):
+def replay_states(record: Record, *, own_narration: bool = True, **override):
     """(states, narration lines, error): the state before the first action and after each action,
-    stopping early (with the error text) if the record does not replay under `override`."""
-    own = record.meta.get("narration", {})
+    stopping early (with the error text) if the record does not replay under `override`. The lines are
+    the record's own where they hold under `override` (`Record.narration_for`), else the engine's
+    (only the engine's with ``own_narration=False``)."""
     try:
         state = record.load_game(**override).blank_state()
+        own = record.narration_for(**override)[0] if own_narration else {}
     except CardkitError as e:
         return [], [], str(e)
     states, lines, error = [copy.deepcopy(state)], [], ""
@@ -32,6 +34,24 @@ def replay_states(record: Record, **override):
         states.append(copy.deepcopy(state))
         lines.append(line)
     return states, lines, error
+
+
+def narration_note(record: Record, **override) -> str:
+    """Whose words the replay's narration is, in plain words, when a record is replayed under a chosen
+    reading: the example's own (written for that reading, or for the steps both readings share) or the
+    kit's engine's (from the step where the reading changes the game)."""
+    if not override or not (record.meta.get("narration") or record.meta.get("narration_under")):
+        return ""
+    try:
+        _, written_for, until = record.narration_for(**override)
+    except CardkitError:
+        return ""
+    if until is not None:
+        return (f"The example's own words were written for another reading: they narrate the steps before "
+                f"step {until + 1}, where this reading changes the game; from there the kit's engine "
+                "narrates what happens under this reading.")
+    return ("Narrated in the example's own words, written for this reading (the kit's engine narrates "
+            "the steps they leave out).")
 
 
 def final_state(record: Record, **override):
@@ -65,7 +85,9 @@ class Replay(w.VBox):
         self.record = load_record(record, example)
         self.viewer = viewer
         self._override = override
-        desc = escape(self.record.meta.get("description", ""))
+        from cardkit.rules import link_rule_ids
+        desc = link_rule_ids(escape(self.record.meta.get("description", "")),
+                             self.record.load_game().rulebook.href)
         self._head = f"<b>{escape(self.record.title)}</b><br><small>{desc}</small>"
         self._narr = HTML()
         super().__init__([self._narr], layout=shared("layout"))
@@ -84,19 +106,20 @@ class Replay(w.VBox):
         """Build the step controls (once) and show the first dealt position."""
         if hasattr(self, "_slider"):
             return
-        nav = w.Layout(width="44px")
+        nav = w.Layout(width="44px", min_width="44px")
         self._first = Button(description="|◀", tooltip="to the start", layout=nav)
         self._prev = Button(description="◀", tooltip="one step back", layout=nav)
         self._next = Button(description="▶", tooltip="one step forward", layout=nav)
         self._last = Button(description="▶|", tooltip="to the end", layout=nav)
         self._slider = w.IntSlider(min=0, max=0, description="step", continuous_update=True,
-                                   layout=w.Layout(width="420px"))
+                                   layout=w.Layout(width="420px", max_width="100%"))
         self._first.on_click(lambda _: self.go(0))
         self._prev.on_click(lambda _: self.go(self._slider.value - 1))
         self._next.on_click(lambda _: self.go(self._slider.value + 1))
         self._last.on_click(lambda _: self.go(self._slider.max))
         self._slider.observe(lambda ch: self._show(ch["new"]), names="value")
-        self.children = [Box([self._first, self._prev, self._slider, self._next, self._last]), self._narr]
+        self.children = [w.HBox([self._first, self._prev, self._slider, self._next, self._last], layout=shared("wrap")),
+                         self._narr]
         self.set_options(**self._override)
         if len(self.states) > 1 and self.record.actions[0].startswith("deal:"):
             self.go(1)   # open on the dealt cards, not on an empty table
@@ -109,6 +132,10 @@ class Replay(w.VBox):
         self._slider.max = max(0, len(self.states) - 1)
         self._slider.value = keep
         self._show(keep)
+
+    def _ck_notice(self, text: str) -> None:
+        """One short error line above the narration (widgets/guard.py calls it when a message failed)."""
+        self._narr.value = with_notice(self._narr.value, text)
 
     def go(self, step: int) -> None:
         self._slider.value = max(0, min(self._slider.max, step))
@@ -124,7 +151,18 @@ class Replay(w.VBox):
             return
         step = max(0, min(step, len(self.states) - 1))
         n = len(self.states) - 1
+        self._first.disabled = self._prev.disabled = step == 0          # nothing before the start
+        self._next.disabled = self._last.disabled = step == n           # nothing after the end
         line = "Before the first action." if step == 0 else self.lines[step - 1]
-        err = f"<div class='ck-error'>{escape(self.error)}</div>" if self.error and step == n else ""
-        self._narr.value = (f"{self._head}<div class='ck-narration' aria-live='polite'><b>Step {step}/{n}:</b> "
-                            f"{escape(line)}</div>{err}{view_html(self.states[step].view(self.viewer))}")
+        link = self._link
+        err = f"<div class='ck-error'>{link(escape(self.error))}</div>" if self.error and step == n else ""
+        note = narration_note(self.record, **self.override)
+        note = f"<div class='ck-narr-note'><small>{escape(note)}</small></div>" if note else ""
+        self._narr.value = (f"{self._head}{note}<div class='ck-narration' aria-live='polite'><b>Step {step}/{n}:</b> "
+                            f"{link(escape(line))}</div>{err}{view_html(self.states[step].view(self.viewer))}")
+
+    def _link(self, escaped: str) -> str:
+        """Rule IDs as links to the rule's section on the game's page."""
+        from cardkit.rules import link_rule_ids
+        book = self.record.load_game().rulebook
+        return link_rule_ids(escaped, book.href)

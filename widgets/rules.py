@@ -4,27 +4,33 @@ from __future__ import annotations
 from html import escape
 
 import ipywidgets as w
-from IPython.display import HTML
+from IPython.display import HTML as StaticHTML
 
 import cardkit
 from cardkit import CardkitError
 
-from .render import Box, Button, HTML, shared
-from .replay import Replay, final_state
+from .render import Box, Button, HTML, shared, with_notice
+from .replay import Replay, final_state, replay_states
 
 
-def rule_html(game: str, rule_id: str, children: bool = True) -> str:
-    """The rule (and, if asked, the finer rules beneath it) as HTML."""
+def rule_html(game: str, rule_id: str, children: bool = True, table: bool = True, href=None,
+              only_children: bool = False) -> str:
+    """The rule (and, if asked, the finer rules beneath it) as HTML; `table=False` leaves out the table
+    the rule names (a `RuleTable` shows it live); `href(rule_id)` gives the links of rule IDs (by default
+    to the rule's section on the game's page)."""
     book = cardkit.load_game(game).rulebook
-    rules = [book.rule(rule_id)]
-    if children:
+    rules = [] if only_children else [book.rule(rule_id)]
+    if children or only_children:
+        book.rule(rule_id)
         rules += [r for r in book.rules if r.id.startswith(rule_id + ".")]
-    return "".join(book.rule_html(r) for r in rules)
+    return "".join(book.rule_html(r, href=href, table=table) for r in rules)
 
 
-def Rules(game: str, *rule_ids: str, children: bool = True) -> HTML:
-    """One or more rules as static HTML output (not a widget: no model for the page to load)."""
-    return HTML("".join(rule_html(game, r, children) for r in rule_ids))
+def Rules(game: str, *rule_ids: str, children: bool = True, table: bool = True) -> StaticHTML:
+    """One or more rules as static HTML output (not a widget: no model for the page to load). The page
+    goes to the address's #rule once it has rendered (a link from another page: `FRAGMENT_JS`)."""
+    from cardkit.documents import FRAGMENT_JS
+    return StaticHTML("".join(rule_html(game, r, children, table) for r in rule_ids) + FRAGMENT_JS)
 
 
 def result_summary(state) -> str:
@@ -33,28 +39,55 @@ def result_summary(state) -> str:
     return state.view(None).result or state.view(None).status
 
 
+def compare_readings(record, rule, href=None, **options) -> str:
+    """What changes when the same example is played under each reading of a conflict or gap, side by
+    side: the first step whose outcome differs (who took the trick, its points: the engine's narration of
+    that step), then the final result or the points so far — never a bare status line."""
+    from cardkit.rules import link_rule_ids
+    link = (lambda s: link_rule_ids(s, href)) if href else (lambda s: s)
+    runs = [replay_states(record, own_narration=False, **{**options, rule.option: rd.value}) for rd in rule.readings]
+    n = min(len(lines) for _, lines, _ in runs)
+    first = next((i for i in range(n) if len({lines[i] for _, lines, _ in runs}) > 1), None)
+    cells = []
+    for rd, (states, lines, err) in zip(rule.readings, runs):
+        default = " <small>(the kit's default)</small>" if rd.value == rule.default else ""
+        out = [f"<b>{escape(rd.label)}</b>{default}"]
+        if first is not None:
+            out.append(f"<span class='ck-changed-step'>Step {first + 1}: {link(escape(lines[first]))}</span>")
+        if states:
+            out.append(escape(outcome_text(states[-1])))
+        if err:
+            out.append(f"<small>{link(escape(err))}</small>")
+        cells.append("<div>" + "<br>".join(out) + "</div>")
+    return f"<div class='ck-reading-cmp'>{''.join(cells)}</div>"
+
+
+def outcome_text(state) -> str:
+    """The end of an example in words: the result of a finished game, else the points so far."""
+    view = state.view(None)
+    if view.terminal and view.result:
+        return f"Final: {view.result}"
+    scores = ", ".join(f"{s.name} {s.score}" for s in view.seats if s.score)
+    return f"Where the example stops: {scores}." if scores else ""
+
+
 class RuleCard(w.VBox):
     """A conflict or gap: the readings side by side (each applied to the same example), and a switch
     that replays the example under the chosen reading."""
 
-    def __init__(self, game: str, rule_id: str, example: str | None = None, children: bool = False, **options):
+    def __init__(self, game: str, rule_id: str, example: str | None = None, children: bool = False,
+                 table: bool = True, **options):
         self.game_name = game
         book = cardkit.load_game(game, **options).rulebook
         self.rule = rule = book.rule(rule_id)
         example = example or rule.example
-        text = rule_html(game, rule_id, children)
+        text = rule_html(game, rule_id, children, table)
         parts: list = []
         self.replay = None
         if rule.readings and rule.option and example:
             self.record = cardkit.load_example(game, example)
-            cmp = []
-            for rd in rule.readings:
-                final, err = final_state(self.record, **{**options, rule.option: rd.value})
-                res = result_summary(final)
-                cmp.append(f"<div><b>{escape(rd.label)}</b><br><code>{escape(rule.option)}={escape(repr(rd.value))}"
-                           f"</code><br>{escape(res)}{'<br><small>' + escape(err) + '</small>' if err else ''}</div>")
             text += (f"<p><b>The example “{escape(self.record.title)}” under each reading:</b></p>"
-                     f"<div class='ck-reading-cmp'>{''.join(cmp)}</div>")
+                     + compare_readings(self.record, rule, book.href, **options))
             self._options = options
             self._open = Button(description="Step through it ▸", tooltip="replay the example under either reading")
             self._open.on_click(lambda _: self.step_through())
@@ -69,6 +102,17 @@ class RuleCard(w.VBox):
         display(_HTML(self.text))
         if self.children:
             display(self._repr_mimebundle_(), raw=True)
+
+    def _ck_notice(self, text: str) -> None:
+        """One short error line (widgets/guard.py calls it when a message failed): in the replay once
+        it is open, else in a line under the button, made on first use."""
+        if self.replay is not None:
+            self.replay._ck_notice(text)
+            return
+        if getattr(self, "_notice", None) is None:
+            self._notice = HTML()
+            self.children = (*self.children, self._notice)
+        self._notice.value = with_notice("", text)
 
     def step_through(self) -> None:
         """Show the reading switch and the replay (built on first use: fewer widgets on page load)."""
@@ -85,12 +129,26 @@ class RuleCard(w.VBox):
 
 
 class RuleTable(w.VBox):
-    """A table the engine generates (e.g. who wins each trick), re-generated live as options change."""
+    """A table the engine generates (e.g. who wins each trick), re-generated live as options change.
 
-    def __init__(self, game: str, table: str, options: tuple = (), **fixed):
+    The cells the switches can change are outlined, and those that differ from the kit's default are
+    highlighted. With ``rule=`` the rule that names the table goes above it (without its static copy of
+    the table: one table on the page, the live one) and the finer rules beneath it below, as static HTML."""
+
+    def __init__(self, game: str, table: str, options: tuple = (), rule: str | None = None, **fixed):
+        import itertools
         from .play import option_controls
-        self.game_name, self.table_name, self.fixed = game, table, fixed
+        self.game_name, self.table_name, self.fixed, self.rule_id = game, table, fixed, rule
         self.controls = option_controls(cardkit.game_class(game), fixed, only=options)
+        specs = {o.name: o for o in cardkit.game_class(game).option_specs}
+        self._book = cardkit.load_game(game).rulebook
+        self._base = self._table(fixed)
+        # every combination of the switches' values: the cells that differ anywhere are the disputed ones
+        self._disputed: set = set()
+        names = list(self.controls)
+        for combo in itertools.product(*(specs[n].choices for n in names)):
+            t = self._table({**fixed, **dict(zip(names, combo))})
+            self._disputed |= self._diff(t)
         self.out = HTML()
         for c in self.controls.values():
             c.observe(lambda _: self.refresh(), names="value")
@@ -98,10 +156,63 @@ class RuleTable(w.VBox):
                          layout=shared("layout"))
         self.refresh()
 
+    def _ck_notice(self, text: str) -> None:
+        """One short error line above the table (widgets/guard.py calls it when a message failed)."""
+        self.out.value = with_notice(self.out.value, text)
+
+    def _table(self, opts):
+        try:
+            return cardkit.load_game(self.game_name, **opts).rule_tables()[self.table_name]
+        except (CardkitError, KeyError):
+            return None
+
+    def _diff(self, t) -> set:
+        base = self._base
+        if t is None or base is None:
+            return set()
+        return {(ri, ci) for ri, (row, brow) in enumerate(zip(t.rows, base.rows))
+                for ci, (c, b) in enumerate(zip(row, brow)) if c != b}
+
+    def _ipython_display_(self) -> None:
+        """With a rule: the rule above and its finer rules below go on the page as plain HTML output
+        (no widget models); only the switches and the table are widgets."""
+        from IPython.display import HTML as _HTML, display
+        head = rule_html(self.game_name, self.rule_id, children=False, table=False) if self.rule_id else ""
+        display(_HTML(head + self.switches_html()))
+        display(self._repr_mimebundle_(), raw=True)
+        if self.rule_id:
+            display(_HTML(rule_html(self.game_name, self.rule_id, only_children=True)))
+
     def refresh(self) -> None:
         opts = {**self.fixed, **{k: c.value for k, c in self.controls.items()}}
         try:
             t = cardkit.load_game(self.game_name, **opts).rule_tables()[self.table_name]
-            self.out.value = t.html()
         except (CardkitError, KeyError) as e:
             self.out.value = f"<div class='ck-error'>{escape(str(e))}</div>"
+            return
+        changed, disputed = self._diff(t), self._disputed
+
+        def mark(ri, ci):
+            return "ck-changed" if (ri, ci) in changed else "ck-disputed" if (ri, ci) in disputed else ""
+        legend = ""
+        if disputed:
+            legend = ("<p class='ck-legend'><small><span class='ck-disputed'>Outlined</span>: the cells the "
+                      "switches above decide. " + (f"<span class='ck-changed'>Highlighted</span>: "
+                      f"{len(changed)} {'cell differs' if len(changed) == 1 else 'cells differ'} from the kit's "
+                      "default." if changed else "All at the kit's default.") + "</small></p>")
+        self.out.value = f"<div class='ck-scroll-x'>{t.html(mark, href=self._book.href)}</div>{legend}"
+
+    def switches_html(self) -> str:
+        """What the switches decide, in plain words with their rules (static HTML above them)."""
+        from cardkit.rules import link_rule_ids
+        switches = [escape(self._switch_text(name)) for name in self.controls]
+        if not switches:
+            return ""
+        what = "Switch" if len(switches) == 1 else "The switches, left to right"
+        return (f"<p class='ck-legend'><small>{what}: "
+                f"{link_rule_ids('; '.join(switches), self._book.href)}.</small></p>")
+
+    def _switch_text(self, name: str) -> str:
+        o = next(o for o in cardkit.game_class(self.game_name).option_specs if o.name == name)
+        text = o.help or o.name
+        return f"{text[:1].upper()}{text[1:]}" + (f" ({o.rule})" if o.rule else "")

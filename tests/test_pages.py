@@ -1,0 +1,298 @@
+"""The teaching pages, at widget level: plain words on every page (no code name), citations that open
+their passage in the sources, rule IDs as links, conflict examples that tell the story of the reading in
+force, one live "who wins" table with the cells a switch changes marked, and a quick start, contents and
+glossary on every game page. The real-browser checks are in tests/test_teaching_pages.py."""
+from __future__ import annotations
+
+import html
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import cardkit
+import widgets
+from cardkit.documents import DOCUMENTS, _norm, cite_href, cited_passages, document, sources_html
+from cardkit.rules import link_rule_ids
+from widgets.index import RuleFinder, find_rules
+from widgets.replay import narration_note, replay_states
+from widgets.rules import compare_readings
+
+GAMES = list(cardkit.GAMES)
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+
+
+def text_of(page_html: str) -> str:
+    """What a reader sees: the tags removed, the entities decoded."""
+    return html.unescape(re.sub(r"<[^>]+>", " ", page_html))
+
+
+def code_names(page_html: str, game: str) -> list[str]:
+    """Code that reached a page: a `name=value` pattern, an option's code name (any with an underscore
+    anywhere; any option name inside <code>), `view(`, `stack(`, "error rule"."""
+    specs = cardkit.game_class(game).option_specs
+    seen = text_of(page_html)
+    bad = re.findall(r"\b[a-z_][a-z0-9_]*\s*=\s*[\w'\"]", seen)
+    bad += [o.name for o in specs if "_" in o.name and re.search(rf"\b{o.name}\b", seen)]
+    codes = " ".join(re.findall(r"<code>(.*?)</code>", page_html))
+    bad += [o.name for o in specs if re.search(rf"\b{o.name}\b", codes)]
+    bad += [w for w in ("view(", "stack(", "error rule") if w in seen.lower()]
+    return bad
+
+
+def rule_cards(game: str):
+    """Every rule a RuleCard compares: a reading per option value and an example."""
+    book = cardkit.load_game(game).rulebook
+    return [r for r in book.rules if r.readings and r.option and r.example]
+
+
+# --- plain words -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("game", GAMES)
+def test_no_code_name_reaches_a_rule_on_a_page(game):
+    book = cardkit.load_game(game).rulebook
+    bad = {r.id: code_names(book.rule_html(r), game) for r in book.rules}
+    assert not {k: v for k, v in bad.items() if v}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_code_name_reaches_an_example(game):
+    bad = []
+    for path in sorted((Path(cardkit.__file__).parent / "examples" / game).glob("*.json")):
+        rec = cardkit.load_example(game, path.stem)
+        texts = [rec.meta.get("title", ""), rec.meta.get("description", ""), *rec.meta.get("narration", {}).values()]
+        texts += [line for e in rec.meta.get("narration_under", []) for line in e["narration"].values()]
+        bad += [f"{path.stem}: {found}" for t in texts for found in code_names(html.escape(t), game)]
+    assert not bad
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_code_name_reaches_a_rule_cards_comparison(game):
+    book = cardkit.load_game(game).rulebook
+    for rule in rule_cards(game):
+        card = widgets.RuleCard(game, rule.id)
+        assert not code_names(card.text, game), rule.id
+        rec = cardkit.load_example(game, rule.example)
+        for rd in rule.readings:
+            assert not code_names(html.escape(narration_note(rec, **{rule.option: rd.value})), game)
+    assert book.options, "the rulebook knows its game's options (their plain words)"
+
+
+@pytest.mark.parametrize("name", ["index", "sources", *GAMES])
+def test_no_code_name_in_a_notebooks_markdown(name):
+    nb = json.loads((NOTEBOOKS / f"{name}.ipynb").read_text())
+    prose = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+    for game in GAMES:
+        assert not code_names(html.escape(text_of(prose)), game)
+
+
+def test_the_checker_catches_code():
+    assert code_names("<p>With joker_vs_spiegel='joker' …</p>", "magische7")
+    assert code_names("<p>the option <code>players</code></p>", "magische7")
+    assert code_names("<p>The teacher's view (view(None))</p>", "magische7")
+    assert code_names("<p>illegal (error rule M7-0.3)</p>", "magische7")
+    assert not code_names("<p>With 4 players, −6 + 13 = 7.</p>", "magische7")
+
+
+def test_a_conflicts_switch_is_named_in_plain_words():
+    book = cardkit.load_game("magische7").rulebook
+    page = book.rule_html(book.rule("M7-2"))
+    assert "Joker led, Spiegel follows: who wins" in page and "joker_vs_spiegel" not in page
+    assert "<strong>Default: The Spiegel wins (sheet).</strong>" in page
+    assert "joker_vs_spiegel='spiegel'" in book.rule_markdown(book.rule("M7-2"))   # developers' Markdown keeps it
+
+
+# --- the sources ------------------------------------------------------------------------------------
+def test_every_document_has_a_readers_name():
+    names = {d.file: d.name for d in DOCUMENTS}
+    assert names["000_b9b7216f26f02401.txt"] == "the review in WIN"
+    assert names["002_e31069c0e446a0ab.txt"] == "the Piatnik rule sheet"
+    assert names["003_7a326f09adec321d.txt"] == "the Sieben article"
+    assert len(set(names.values())) == 5 and all(n != f for f, n in names.items())
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_citation_links_to_its_marked_passage(game):
+    book = cardkit.load_game(game).rulebook
+    page = sources_html()
+    for r in book.rules:
+        for c in [*r.cite, *(c for rd in r.readings for c in rd.cite)]:
+            href = cite_href(c)
+            assert href.startswith("sources.ipynb#")
+            anchor = href.split("#", 1)[1]
+            assert f"id='{anchor}'" in page, (r.id, c.source, c.original[:40])
+            if c.original:
+                start, end = cited_passages(c.source)[anchor]
+                from cardkit.rules import source_text
+                assert _norm(source_text(c.source)[start:end]) == _norm(c.original)
+        rendered = book.rule_html(r)
+        for c in r.cite:
+            assert f"href='{cite_href(c)}'" in rendered and document(c.source).name in rendered
+            assert c.source in rendered   # the file name after the reader's name
+
+
+def test_the_sources_page_marks_passages_whole_and_highlights_the_target():
+    page = sources_html()
+    assert page.count("<section class='ck-source'") == 5
+    assert ":target" in widgets.render.CSS and "ck-cited" in widgets.render.CSS
+    # every passage's pieces share a class, and the style lights them all when its id is the target
+    ids = re.findall(r"<mark class='ck-cited ck-p-(src-[0-9a-f-]+)' id='\1'>", page)
+    assert len(ids) == len(set(ids)) > 100
+    for pid in ids[:5]:
+        assert f"body:has(#{pid}:target) .ck-p-{pid}" in page
+    # the text between the marks is the source's own text
+    assert "Nur gleichwertige Karten stechen!" in text_of(page)
+
+
+# --- rule IDs as links ------------------------------------------------------------------------------
+def test_rule_ids_become_links_in_escaped_html():
+    book = cardkit.load_game("magische7").rulebook
+    out = link_rule_ids(html.escape("won [M7-1.1] — see rule M7-2. Not M7-99."), book.href)
+    assert "<a class='ck-rule-link' href='#M7-1.1'>M7-1.1</a>" in out
+    assert "<a class='ck-rule-link' href='#M7-2'>M7-2</a>." in out and "M7-99" in out and "#M7-99" not in out
+    kept = "<section id='M7-2'><a href='#x'>M7-2</a></section>"
+    assert link_rule_ids(kept, book.href) == kept          # attributes and existing links left alone
+    assert "href='#S7-2.3'" in link_rule_ids("rule S7-2.3", cardkit.load_game("sieben").rulebook.href)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_rule_ids_in_rule_texts_narration_and_tables_are_links(game):
+    book = cardkit.load_game(game).rulebook
+    for r in book.rules:
+        body = re.sub(r"<h\d>.*?</h\d>", "", book.rule_html(r))
+        body = re.sub(r"<a [^>]*>.*?</a>|<[^>]+>", " ", body)
+        assert not [m for m in re.findall(r"\b[A-Z][A-Z0-9]*-\d+(?:\.\d+)*", body) if m in book.ids()], r.id
+    for rule in rule_cards(game):
+        rp = widgets.Replay(game, rule.example)
+        rp.go(rp._slider.max)
+        assert "class='ck-rule-link'" in rp._narr.value or not re.search(r"\[[A-Z]", rp.lines[-1])
+
+
+def test_the_rule_finder_finds_by_id_and_by_words_and_links_to_the_game_page():
+    f = RuleFinder("M7-4")
+    assert "href='magische7.ipynb#M7-4'" in f.out.value
+    f.rule.value = "spiegel"
+    assert "href='magische7.ipynb#M7-1.5'" in f.out.value and "M7-4 Scoring the Spiegel" in f.out.value
+    f.rule.value = "S7-2.3"             # another game's ID: shown from there
+    assert "href='sieben.ipynb#S7-2.3'" in f.out.value
+    f.game.value = "sieben"
+    f.rule.value = "zähler"             # words of the quotations count too
+    assert "S7-4" in f.out.value
+    f.rule.value = "no such words anywhere"
+    assert "ck-error" in f.out.value
+    assert [r.id for r, _ in find_rules("magische7", "mirror")][:1]   # translations are searched
+
+
+# --- conflict examples tell the story of the reading in force ---------------------------------------
+@pytest.mark.parametrize("rule_id,example,option,other,winner", [
+    ("M7-2", "joker-vs-spiegel", "joker_vs_spiegel", "joker", "Player 1"),
+    ("M7-3", "kreuz-vs-spiegel", "kreuz_vs_spiegel", "kreuz", "Player 1"),
+])
+def test_a_conflicts_narration_follows_the_switched_reading(rule_id, example, option, other, winner):
+    rec = cardkit.load_example("magische7", example)
+    own_last = rec.meta["narration"][str(len(rec.actions) - 1)]
+    _, lines, _ = replay_states(rec, **{option: other})
+    assert lines[-1] != own_last and "(default)" not in lines[-1] and "default the Spiegel" not in lines[-1]
+    assert winner in lines[-1] and rule_id in lines[-1]
+    final = rec.final_state(**{option: other})
+    assert final.view(None).seats[0].score == final.view(None).seats[0].score   # the table agrees
+    assert narration_note(rec, **{option: other})
+    _, lines, _ = replay_states(rec, **{option: rec.options[option]})
+    assert lines[-1] == own_last
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_an_examples_own_words_never_narrate_a_step_another_reading_changed(game):
+    for rule in rule_cards(game):
+        rec = cardkit.load_example(game, rule.example)
+        own = rec.meta.get("narration", {})
+        for rd in rule.readings:
+            lines, written_for, until = rec.narration_for(**{rule.option: rd.value})
+            if written_for == {} or until is None:
+                continue
+            assert all(int(k) < until for k in lines)
+            _, shown, _ = replay_states(rec, **{rule.option: rd.value})
+            assert not [i for i, line in enumerate(shown) if i >= until and line == own.get(str(i))]
+
+
+def test_the_replay_under_the_other_reading_says_whose_words_it_shows():
+    rec = cardkit.load_example("magische7", "kreuz-vs-spiegel")
+    rp = widgets.Replay(rec, kreuz_vs_spiegel="kreuz")
+    rp.go(rp._slider.max)
+    assert "Player 1 takes the trick" in rp._narr.value and "gives the trick to the Spiegel" not in rp._narr.value
+    assert "ck-narr-note" in rp._narr.value
+    plain = widgets.Replay("magische7", "pair-beats")
+    assert "ck-narr-note" not in plain._narr.value          # a plain example says nothing about readings
+
+
+def test_a_rule_cards_comparison_says_what_changed():
+    for rule_id, expect in [("M7-2", ("Player 2 takes the trick", "Player 1 takes the trick")),
+                            ("M7-3", ("Player 2 takes the trick", "Player 1 takes the trick")),
+                            ("M7-4", ("26 points", "13 points"))]:
+        card = widgets.RuleCard("magische7", rule_id)
+        cmp = text_of(card.text.split("under each reading", 1)[1])
+        assert all(e in cmp for e in expect), (rule_id, cmp)
+        assert "Player 2 leads." not in cmp and "Player 1 leads." not in cmp
+    cmp = text_of(widgets.RuleCard("magische7", "M7-4").text)
+    assert "Final: Player 1 47, Player 2 36" in cmp and "Final: Player 1 34, Player 2 36" in cmp
+
+
+def test_pair_beats_does_not_raise_the_question_of_the_minus_one():
+    rec = cardkit.load_example("magische7", "pair-beats")
+    before_last = rec.states()[-2]
+    p1 = before_last.view(None).seats[0]
+    assert all(c is None or c.text != "-1" for c in p1.hand)
+    assert "still in the stock" in rec.meta["narration"]["8"] and "partial game" in rec.meta["description"]
+
+
+# --- one live table, the changed cells marked -------------------------------------------------------
+def test_the_rule_table_marks_the_disputed_cells_and_highlights_what_a_switch_changed():
+    t = widgets.RuleTable("magische7", "outcomes", options=("joker_vs_spiegel", "kreuz_vs_spiegel"), rule="M7-1")
+    assert t.out.value.count("<td class='ck-disputed'>") == 2 and "<td class='ck-changed'>" not in t.out.value
+    t.controls["kreuz_vs_spiegel"].value = "kreuz"
+    assert t.out.value.count("<td class='ck-changed'>") == 1 and t.out.value.count("<td class='ck-disputed'>") == 1
+    assert re.search(r"<td class='ck-changed'>leader \(<a [^>]*>M7-3</a>\)</td>", t.out.value)
+    s = widgets.RuleTable("sieben", "beats", options=("eights_wild",), rule="S7-1")
+    assert "ck-disputed" in s.out.value
+
+
+def test_a_rule_without_its_table_leaves_the_table_to_the_live_one():
+    assert "<table" in widgets.rule_html("magische7", "M7-1", children=False)
+    assert "<table" not in widgets.rule_html("magische7", "M7-1", children=False, table=False)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_game_page_shows_the_who_wins_table_once(game):
+    nb = json.loads((NOTEBOOKS / f"{game}.ipynb").read_text())
+    code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+    book = cardkit.load_game(game).rulebook
+    live = dict(re.findall(rf'RuleTable\("{game}", "(\w+)".*rule="([^"]+)"', code))
+    assert live, "a live table of who wins"
+    for r in book.rules:
+        if r.table in live:              # the live table's rule, or another rule naming the same table
+            calls = [ln for ln in code.splitlines() if f'"{r.id}"' in ln]
+            assert calls and all("RuleTable(" in ln or "table=False" in ln for ln in calls), r.id
+
+
+# --- quick start, contents, glossary ----------------------------------------------------------------
+def heading_ids(nb) -> set:
+    """The ids nbconvert gives Markdown headings (spaces become hyphens)."""
+    out = set()
+    for c in nb["cells"]:
+        if c["cell_type"] == "markdown":
+            out |= {h.strip().replace(" ", "-") for h in re.findall(r"^#+ (.+)$", "".join(c["source"]), re.M)}
+    return out
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_game_page_opens_with_a_quick_start_contents_and_a_glossary(game):
+    nb = json.loads((NOTEBOOKS / f"{game}.ipynb").read_text())
+    first = "".join(nb["cells"][0]["source"])
+    assert "Quick start" in first and "[▶ Play now](#Play)" in first and "sources.ipynb" in first
+    assert len(first.split("**On this page:**")[0].split()) < 260     # one screen before the contents
+    ids = heading_ids(nb)
+    assert "Play" in ids
+    links = re.findall(r"\]\(#([^)]+)\)", first)
+    assert len(links) >= 6 and not [a for a in links if a not in ids and not re.match(r"[A-Z]+\d*-", a)]
+    glossary = next("".join(c["source"]) for c in nb["cells"] if "## German words" in "".join(c["source"]))
+    assert "Stich" in glossary and glossary.count("\n|") >= 9

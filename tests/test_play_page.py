@@ -1,0 +1,146 @@
+"""The play table on the served pages, in headless Chromium, as a new player uses it: the bots' tricks
+since your move on the table, the announcement of what happened, the question before a game is thrown
+away, the game record to download at the end, and the pages at a phone's width (390 px)."""
+from __future__ import annotations
+
+import pytest
+
+import cardkit
+from site_server import page_ready_time, record_external_requests
+
+
+def _open(chromium, site_url, name, width=1200, height=1000):
+    context = chromium.new_context(viewport={"width": width, "height": height}, accept_downloads=True)
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.external = record_external_requests(page)
+    page_ready_time(page, f"{site_url}/voila/render/{name}")
+    return context, page
+
+
+def _table_html(table) -> str:
+    return table.locator(".ck-table").first.inner_html()
+
+
+def _wait_change(page, table, before, timeout=40000):
+    """Wait until the kernel's answer has changed the play table's table (the widget replaces its HTML,
+    so the element is looked up afresh each time)."""
+    page.wait_for_function("([t, before]) => { const x = t.querySelector('.ck-table'); return x && x.innerHTML !== before; }",
+                           arg=[table.element_handle(), before], timeout=timeout)
+
+
+def _play_card(page, table):
+    # the kernel's updates arrive widget by widget: wait until the hand shows a card to play
+    page.wait_for_function("(t) => t.querySelector('button.ck-card.ck-playable:not(:disabled)')",
+                           arg=table.element_handle(), timeout=40000)
+    html = _table_html(table)
+    table.locator("button.ck-card.ck-playable").first.click()
+    try:
+        _wait_change(page, table, html)
+    except Exception:
+        raise AssertionError("the table did not answer the click; message: "
+                             + table.locator(".ck-error, .ck-note").all_inner_texts().__repr__()) from None
+    page.wait_for_timeout(300)            # the hand and the log follow the table
+
+
+def test_four_players_the_bots_tricks_and_the_announcement(chromium, site_url):
+    context, page = _open(chromium, site_url, "magische7.ipynb")
+    table = page.locator(".ck-play").first
+    table.scroll_into_view_if_needed()
+    html = _table_html(table)
+    table.locator("button", has_text="4 players").click()        # nothing played yet: no question
+    _wait_change(page, table, html)
+    assert table.locator(".ck-pos-top").count() == 1 and table.locator(".ck-pos-left").count() == 1
+    assert "A new game with 4 players." in table.locator(".ck-live").inner_text()
+    # North leads: choose an opponent, then play cards until a click has set off a whole trick of the bots
+    for _ in range(8):
+        buttons = table.locator("button.ck-action")
+        if buttons.count():
+            html = _table_html(table)
+            buttons.first.click()
+            _wait_change(page, table, html)
+            page.wait_for_timeout(300)
+            continue
+        _play_card(page, table)
+        if table.locator(".ck-since").count():
+            break
+    since = table.locator(".ck-since")
+    assert since.count() == 1 and "won by" in since.inner_text() and "[M7-" in since.inner_text()
+    announced = page.locator("#ck-announcer").inner_text()
+    assert "takes the trick" in announced                      # the page-wide live region read it out
+    assert page.locator("#ck-announcer").get_attribute("aria-live") == "polite"
+    assert page.errors == [] and page.external == []
+    context.close()
+
+
+def test_new_game_asks_first_and_keep_playing_keeps_the_game(chromium, site_url):
+    context, page = _open(chromium, site_url, "sieben.ipynb")
+    table = page.locator(".ck-play").first
+    table.scroll_into_view_if_needed()
+    _play_card(page, table)
+    log = table.locator(".ck-logbox").inner_text()
+    table.locator("button", has_text="New game").click()
+    question = table.get_by_text("will be lost")
+    question.wait_for(timeout=40000)
+    table.locator("button", has_text="Keep playing").click()
+    question.wait_for(state="detached", timeout=40000)
+    assert table.locator(".ck-logbox").inner_text() == log
+    table.locator("button", has_text="New game").click()
+    table.locator("button", has_text="Yes, deal a new game").click()
+    page.wait_for_function("([t, before]) => t.querySelector('.ck-logbox').innerText !== before",
+                           arg=[table.element_handle(), log], timeout=40000)
+    assert page.errors == []
+    context.close()
+
+
+def test_the_record_of_a_finished_game_downloads_and_replays(chromium, site_url, tmp_path):
+    context, page = _open(chromium, site_url, "magische7.ipynb")
+    table = page.locator(".ck-play").first
+    table.scroll_into_view_if_needed()
+    for _ in range(40):
+        # the kernel's updates arrive widget by widget: wait for a card to play, or for the game's end
+        page.wait_for_function("""(t) => t.querySelector('a.ck-download') ||
+            t.querySelector('button.ck-card.ck-playable:not(:disabled)')""",
+                               arg=table.element_handle(), timeout=40000)
+        if table.locator("a.ck-download").count():
+            break
+        _play_card(page, table)
+    link = table.locator("a.ck-download")
+    assert link.count() == 1 and table.locator(".ck-review table").count() == 1
+    with page.expect_download() as info:
+        link.click()
+    path = tmp_path / "game.json"
+    info.value.save_as(path)
+    record = cardkit.Record.load(path)
+    final = record.final_state()
+    assert record.game == "magische7" and final.is_terminal()
+    assert final.view(None).result in table.locator(".ck-result").inner_text()
+    context.close()
+
+
+@pytest.mark.parametrize("name", ["index.ipynb", "magische7.ipynb", "sieben.ipynb"])
+def test_a_phone_390_px_wide(chromium, site_url, name):
+    """Nothing wider than the screen, no cut-off button label, a usable step slider, readable tables."""
+    context, page = _open(chromium, site_url, name, width=390, height=844)
+    # handles to the buttons themselves: a started replay removes its button, which would shift an nth()
+    for button in page.locator(".ck-replay button", has_text="Step through").element_handles()[:2]:
+        button.click()
+    page.wait_for_timeout(1500)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    cut = page.evaluate("""() => [...document.querySelectorAll('.jupyter-widgets button, .widget-toggle-button')]
+        .filter(b => b.offsetParent !== null && b.scrollWidth > b.clientWidth + 1).map(b => b.innerText)""")
+    assert cut == []
+    for slider in page.locator(".ck-replay .widget-slider").all():
+        assert slider.bounding_box()["width"] >= 150
+    # a table wider than the screen must sit in a box of its own that scrolls sideways
+    wide = page.evaluate("""() => [...document.querySelectorAll('table')].filter(t => {
+        if (t.offsetParent === null || t.getBoundingClientRect().right <= 391) return false;
+        for (let a = t.parentElement; a; a = a.parentElement) {
+          const o = getComputedStyle(a).overflowX;
+          if ((o === 'auto' || o === 'scroll') && a.getBoundingClientRect().right <= 391) return false;
+        }
+        return true; }).map(t => t.innerText.slice(0, 60))""")
+    assert wide == []
+    assert page.errors == []
+    context.close()
