@@ -92,7 +92,7 @@ class PlayTable(w.VBox):
         self._bots = list(cls(**options).bots())
         self._bot_name = bot if bot in self._bots else self._bots[0]
         self._controls: dict = {}
-        self._settings = w.VBox(layout=shared("layout"))
+        self._settings = self._confirm = None      # the options panel and the question box: built when needed
         buttons = []
         if show_options:
             opt = Button(description="Options…", tooltip="the rule options (every disputed reading) and the bots")
@@ -104,7 +104,7 @@ class PlayTable(w.VBox):
         if players is not None and len(players.choices) > 1:   # the player count is always at hand
             self._players = w.ToggleButtons(options=[(f"{n} players", n) for n in players.choices],
                                             value=options.get("players", players.default),
-                                            style={"button_width": "auto"},
+                                            layout=shared("layout"),
                                             tooltips=[f"a new game with {n} players" for n in players.choices])
             self._players.observe(self._players_changed, names="value")
             buttons.append(self._players)
@@ -115,7 +115,6 @@ class PlayTable(w.VBox):
         self._undo.on_click(lambda _: self.undo())
         self._hint = Button(description="Hint", tooltip="which cards you may play, and what each would do")
         self._hint.on_click(lambda _: self.hint())
-        self._confirm = w.HBox(layout=shared("wrap"))     # filled while a question is open
         self._on_yes = self._on_no = None
         self._table = HTML()
         self._card_layout = w.Layout(width="60px", height="84px", border="1px solid #555", padding="0")
@@ -126,14 +125,11 @@ class PlayTable(w.VBox):
         self._hand = w.HBox(layout=shared("wrap"))
         self._actions = w.HBox(layout=shared("wrap"))
         self._msg = HTML()
-        # the log: earlier rounds and the current one apart, so a move re-sends only the current round;
-        # the box lists its children bottom-up (column-reverse), which keeps the newest line in view
-        self._log_past, self._log_now = HTML(), HTML()
-        self._logbox = w.VBox([self._log_now, self._log_past], layout=shared("layout"))
-        self._logbox.add_class("ck-logbox")
-        bar = w.HBox(buttons + [new, self._undo, self._hint], layout=shared("wrap"))
-        super().__init__([bar, self._settings, self._confirm,
-                          self._table, self._hand, self._actions, self._msg, self._logbox])
+        # the log: one HTML whose scroll box lists its content bottom-up (column-reverse), which keeps the
+        # newest line in view (one widget model: each costs the page's load time)
+        self._log = HTML()
+        self._bar = w.HBox(buttons + [new, self._undo, self._hint], layout=shared("wrap"))
+        super().__init__([self._bar, self._table, self._hand, self._actions, self._msg, self._log])
         self.add_class("ck-play")
         self.new_game()
 
@@ -143,6 +139,8 @@ class PlayTable(w.VBox):
         rule; they apply from the next game."""
         if self._controls:
             return
+        self._settings = w.VBox(layout=shared("layout"))
+        self.children = [self._bar, self._settings, *self.children[1:]]
         cls = cardkit.game_class(self.game_name)
         self._controls = {k: c for k, c in option_controls(cls, self.game.options).items() if k != "players"}
         specs = {o.name: o for o in cls.option_specs}
@@ -174,7 +172,10 @@ class PlayTable(w.VBox):
 
     def _ask(self, question: str, yes: str, on_yes, on_no=None) -> None:
         """Show a question with two buttons (built once, reused)."""
-        if not hasattr(self, "_yes"):
+        if self._confirm is None:
+            self._confirm = w.HBox(layout=shared("wrap"))
+            k = self.children.index(self._table)
+            self.children = [*self.children[:k], self._confirm, *self.children[k:]]
             self._question = HTML()
             self._yes = Button(description="", button_style="warning")
             self._no = Button(description="Keep playing")
@@ -185,9 +186,13 @@ class PlayTable(w.VBox):
         self._on_yes, self._on_no = on_yes, on_no
         self._confirm.children = [self._question, self._yes, self._no]
 
+    def _close_question(self) -> None:
+        if self._confirm is not None:
+            self._confirm.children = []
+
     def _answer(self, yes: bool) -> None:
         on_yes, on_no = self._on_yes, self._on_no
-        self._confirm.children = []
+        self._close_question()
         self._on_yes = self._on_no = None
         if yes and on_yes is not None:
             on_yes()
@@ -229,7 +234,7 @@ class PlayTable(w.VBox):
             self._show_error(str(e))
             return
         self.game = game
-        self._confirm.children = []
+        self._close_question()
         seed = seed if seed is not None else self._seed
         self.state = self.game.new_state(seed=seed)
         self._seed = None  # the given seed is for the first game only
@@ -240,7 +245,6 @@ class PlayTable(w.VBox):
         self._entries: list[tuple] = []      # (history index, round, trick, line)
         self._since: list[str] = []          # what happened since the human's last move
         self._recent: list[tuple] = []       # tricks completed since then: (title, Pile)
-        self._past_key = None
         blank = self.game.blank_state()
         for i, a in enumerate(self.state.history):   # the deal, narrated from the state before it
             r, t = blank.progress()
@@ -261,7 +265,7 @@ class PlayTable(w.VBox):
             raise CardkitError(f"a {self.game_name} state is needed here")
         self.game = state.game
         self.state = replay = state.game.blank_state()
-        self._entries, self._since, self._recent, self._checkpoints, self._past_key = [], [], [], [], None
+        self._entries, self._since, self._recent, self._checkpoints = [], [], [], []
         for a in state.history:
             if replay.current_player == self.human:
                 self._checkpoints.append(len(replay.history))
@@ -270,7 +274,7 @@ class PlayTable(w.VBox):
         self.state = state
         if state.current_player == self.human:
             self._checkpoints.append(len(state.history))
-        self._confirm.children = []
+        self._close_question()
         self._msg.value = ""
         self._refresh()
 
@@ -332,7 +336,7 @@ class PlayTable(w.VBox):
             self._refresh()
             return False
         self._since, self._recent = [], []
-        self._confirm.children = []
+        self._close_question()
         self._step(a)
         self._msg.value = ""
         self._run_bots()
@@ -355,8 +359,8 @@ class PlayTable(w.VBox):
         if self._undo_rng is None:
             self._undo_rng = Rng(int.from_bytes(os.urandom(8), "big"))
         self.state = s.resample(self.human, self._undo_rng)
-        self._since, self._recent, self._past_key = ["Your move was taken back."], [], None
-        self._confirm.children = []
+        self._since, self._recent = ["Your move was taken back."], []
+        self._close_question()
         self._note("Taken back. The cards you have not seen were shuffled again, so the next play may go "
                    "differently.")
         self._refresh()
@@ -478,20 +482,13 @@ class PlayTable(w.VBox):
         """The whole game grouped by round and trick; once the game is over, the review: the score table
         and the record to download."""
         s = self.state
-        current = self._entries[-1][1] if self._entries else ""
-        past = [e for e in self._entries if e[1] != current] if current else []
-        now = [e for e in self._entries if not current or e[1] == current]
-        key = (len(past), current)
-        if key != self._past_key:
-            self._past_key = key
-            self._log_past.value = "<b>Game log</b>" + self._links(_log_html(past))
-        body = self._links(_log_html(now))
+        body = "<b>Game log</b>" + self._links(_log_html(self._entries))
         if s.is_terminal():
             table = s.score_table()
             body += (f"<div class='ck-review'><b>The game is over.</b> {escape(s.view(self.human).result)}"
                      f"<div class='ck-scroll-x'>{table.html()}</div>"
                      f"{record_link(s, f'{self.game_name}-game.json')}</div>")
-        self._log_now.value = body
+        self._log.value = f"<div class='ck-logbox'><div>{body}</div></div>"
 
 
 def _log_html(entries) -> str:

@@ -83,7 +83,7 @@ table.ck-table td, table.ck-table th{border:1px solid #ccc;padding:3px 6px;font-
 .ck-hint{font-size:14px;border-left:4px solid #a5d6a7;background:#f4fbf4;padding:4px 8px}
 .ck-hint ul{margin:2px 0;padding-left:1.3em}
 .ck-logbox{max-height:22em;overflow-y:auto;display:flex;flex-direction:column-reverse;border:1px solid #ddd;
-  border-radius:6px;padding:2px 8px;max-width:980px}
+  border-radius:6px;padding:2px 8px;max-width:980px;box-sizing:border-box}
 .ck-logbox>*{flex-shrink:0}
 .ck-play .widget-html-content,.ck-replay .widget-html-content{line-height:1.45}
 .ck-logbox h4{margin:6px 0 2px;font-size:14px}
