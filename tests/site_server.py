@@ -26,3 +26,17 @@ def record_external_requests(page) -> list[str]:
     page.on("request", lambda request: note(request.url))
     page.on("websocket", lambda ws: note(ws.url))
     return external
+
+
+def open_page(browser, url: str, width: int = 1200, height: int = 900, **context_args):
+    """A fresh context and page on `url`, interactive: the page records its JavaScript errors
+    (`page.errors`), its requests off this machine (`page.external`) and its time until interactive
+    (`page.ready`); `page.context_` is its context, to close."""
+    context = browser.new_context(viewport={"width": width, "height": height}, **context_args)
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.external = record_external_requests(page)
+    page.ready = page_ready_time(page, url)
+    page.context_ = context
+    return page

@@ -6,27 +6,24 @@ from __future__ import annotations
 import pytest
 
 import cardkit
-from site_server import page_ready_time, record_external_requests
+from site_server import open_page
 
 
 def _open(chromium, site_url, name, width=1200, height=1000):
-    context = chromium.new_context(viewport={"width": width, "height": height}, accept_downloads=True)
-    page = context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    page.external = record_external_requests(page)
-    page_ready_time(page, f"{site_url}/voila/render/{name}")
-    return context, page
+    page = open_page(chromium, f"{site_url}/voila/render/{name}", width, height, accept_downloads=True)
+    return page.context_, page
 
 
 def _table_html(table) -> str:
-    return table.locator(".ck-table").first.inner_html()
+    """What shows that the kernel has answered a click in full: the log, the last widget the table sets
+    (the table, the hand and the buttons are set before it)."""
+    return table.locator(".ck-logbox").first.inner_text()
 
 
 def _wait_change(page, table, before, timeout=40000):
-    """Wait until the kernel's answer has changed the play table's table (the widget replaces its HTML,
-    so the element is looked up afresh each time)."""
-    page.wait_for_function("([t, before]) => { const x = t.querySelector('.ck-table'); return x && x.innerHTML !== before; }",
+    """Wait until the kernel's answer has changed the log (the widget replaces its HTML, so the element
+    is looked up afresh each time)."""
+    page.wait_for_function("([t, before]) => { const x = t.querySelector('.ck-logbox'); return x && x.innerText !== before; }",
                            arg=[table.element_handle(), before], timeout=timeout)
 
 
@@ -41,7 +38,6 @@ def _play_card(page, table):
     except Exception:
         raise AssertionError("the table did not answer the click; message: "
                              + table.locator(".ck-error, .ck-note").all_inner_texts().__repr__()) from None
-    page.wait_for_timeout(300)            # the hand and the log follow the table
 
 
 def test_four_players_the_bots_tricks_and_the_announcement(chromium, site_url):
@@ -55,12 +51,17 @@ def test_four_players_the_bots_tricks_and_the_announcement(chromium, site_url):
     assert "A new game with 4 players." in table.locator(".ck-live").inner_text()
     # North leads: choose an opponent, then play cards until a click has set off a whole trick of the bots
     for _ in range(8):
+        # wait for what the kernel offers next: an opponent to choose, or a card to play
+        page.wait_for_function("""(t) => t.querySelector('button.ck-action:not(:disabled)') ||
+            t.querySelector('button.ck-card.ck-playable:not(:disabled)')""", arg=table.element_handle(), timeout=40000)
         buttons = table.locator("button.ck-action")
         if buttons.count():
             html = _table_html(table)
             buttons.first.click()
             _wait_change(page, table, html)
-            page.wait_for_timeout(300)
+            # the choice made, the kernel takes its buttons away (Magische 7 has no other action)
+            page.wait_for_function("(t) => !t.querySelector('button.ck-action')", arg=table.element_handle(),
+                                   timeout=40000)
             continue
         _play_card(page, table)
         if table.locator(".ck-since").count():

@@ -4,20 +4,14 @@ play a card and end a trick."""
 from __future__ import annotations
 
 import pytest
-from site_server import page_ready_time, record_external_requests
+from site_server import open_page
 
 
 @pytest.fixture(scope="module")
 def page(site_url, chromium):
-    context = chromium.new_context(viewport={"width": 1100, "height": 1000})
-    pg = context.new_page()
-    external = record_external_requests(pg)
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    ready = page_ready_time(pg, f"{site_url}/voila/render/sieben.ipynb")
-    pg.ready, pg.external, pg.errors = ready, external, errors
+    pg = open_page(chromium, f"{site_url}/voila/render/sieben.ipynb", width=1100, height=1000)
     yield pg
-    context.close()
+    pg.context_.close()
 
 
 def test_the_page_becomes_interactive_without_errors(page):

@@ -5,7 +5,7 @@ Play now link scrolls to the table; one live "who wins" table; an anchor for eve
 from __future__ import annotations
 
 import pytest
-from site_server import page_ready_time, record_external_requests
+from site_server import open_page
 
 import cardkit
 
@@ -15,15 +15,9 @@ HIGHLIGHT = "rgb(255, 213, 79)"     # .ck-cited:target in widgets/render.py
 @pytest.fixture(scope="module")
 def page(site_url, chromium):
     """The Magische 7 page, opened as a link from the landing page opens it: on a rule's anchor."""
-    context = chromium.new_context(viewport={"width": 1200, "height": 900})
-    pg = context.new_page()
-    external = record_external_requests(pg)
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    page_ready_time(pg, f"{site_url}/voila/render/magische7.ipynb#M7-4")
-    pg.external, pg.errors, pg.context_ = external, errors, context
+    pg = open_page(chromium, f"{site_url}/voila/render/magische7.ipynb#M7-4")
     yield pg
-    context.close()
+    pg.context_.close()
 
 
 def target(pg):
