@@ -650,50 +650,28 @@ class RuleBot:
         def drop(hand, i):
             return hand[:i] + hand[i + 1:]
 
-        def solve(a, b, lead_me):
-            """Best point difference (me − them) from here; a: my hand, b: theirs; nobody has led yet."""
-            if not a and not b:
+        def solve(x, y):
+            """Best point difference (leader − other) from here: x is the hand of the player to lead, y the
+            other's (negamax: the same search serves both sides)."""
+            if not x and not y:
                 return 0.0
-            key = (a, b, lead_me)
+            key = (x, y)
             v = memo.get(key)
-            if v is not None:
-                return v
-            if lead_me:
-                best = -1e9
-                for i, c in enumerate(a):
-                    if i and a[i - 1] is c:
-                        continue
-                    best = max(best, answer(drop(a, i), b, c, True))
-            else:
-                best = 1e9
-                for i, c in enumerate(b):
-                    if i and b[i - 1] is c:
-                        continue
-                    best = min(best, answer(a, drop(b, i), c, False))
-            memo[key] = best
-            return best
+            if v is None:
+                v = memo[key] = max(answer(drop(x, i), y, c) for i, c in enumerate(x)
+                                    if not (i and x[i - 1] is c))
+            return v
 
-        def answer(a, b, led, led_by_me):
-            if led_by_me:
-                best = 1e9
-                for i, c in enumerate(b):
-                    if i and b[i - 1] is c:
-                        continue
-                    w = fw[led.index][c.index]
-                    p = points(led, c)
-                    nb = drop(b, i)
-                    v = (-p + solve(a, nb, False)) if w else (p + solve(a, nb, True))
-                    best = min(best, v)
-            else:
-                best = -1e9
-                for i, c in enumerate(a):
-                    if i and a[i - 1] is c:
-                        continue
-                    w = fw[led.index][c.index]
-                    p = points(led, c)
-                    na = drop(a, i)
-                    v = (p + solve(na, b, True)) if w else (-p + solve(na, b, False))
-                    best = max(best, v)
+        def answer(x, y, led):
+            """The leader's best difference once he has led `led` (x: his cards left, y: the follower's), the
+            follower answering to make it least; the trick's winner leads next."""
+            best = 1e9
+            for i, d in enumerate(y):
+                if i and y[i - 1] is d:
+                    continue
+                p = points(led, d)
+                ny = drop(y, i)
+                best = min(best, (-p - solve(ny, x)) if fw[led.index][d.index] else (p + solve(x, ny)))
             return best
 
         legal = state.legal_actions()
@@ -706,9 +684,9 @@ class RuleBot:
                 led = state.trick[0]
                 w = fw[led.index][c.index]
                 p = points(led, c)
-                v = (p + solve(na, theirs, True)) if w else (-p + solve(na, theirs, False))
+                v = (p + solve(na, theirs)) if w else (-p - solve(theirs, na))   # the winner leads next
             else:
-                v = answer(na, theirs, c, True)
+                v = answer(na, theirs, c)
             if best_v is None or v > best_v + 1e-9:
                 best, best_v = act, v
         return best
