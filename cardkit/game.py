@@ -360,7 +360,7 @@ class State:
     def _observation(self, player: int):
         v = self.view(player)
         return (v.seats, v.piles, v.status, v.current_player, v.terminal, v.result,
-                tuple(a.text for a in v.legal))
+                tuple(a.text for a in v.legal), tuple(v.facts))
 
     def _resample_last_deal(self, player: int, k: int, rng: Rng, tries: int) -> "State":
         deal = self.history[k]

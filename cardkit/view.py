@@ -49,6 +49,9 @@ class View:
     terminal: bool
     result: str = ""
     legal: list = field(default_factory=list)  # the viewer's legal actions (if it is the viewer's turn)
+    # public facts of the match the table shows above the seats, as (label, plain-words value):
+    # ("Trump", "♥ Hearts"), ("Dealer", "North — East deals next"), ("Score", "…"), ("Rank order", "…")
+    facts: list = field(default_factory=list)
 
     def seat(self, player: int) -> Seat:
         return self.seats[player]

@@ -134,3 +134,16 @@ def test_a_whole_game_leaves_no_widget_models_behind(game, opts):
     while not table.state.is_terminal():
         table.play(bot.choose(table.state))
     assert len(_instances) - start <= 12
+
+
+def test_the_tables_show_a_views_public_facts_escaped():
+    """View.facts (trump, dealer, match score, rank order) are shown above the seats by every table."""
+    from widgets.render import view_html
+    state = cardkit.load_game("sieben").new_state(seed=1)
+    view = state.view(0)
+    assert "ck-facts" not in view_html(view)          # no facts, no empty bar
+    view.facts = [("Trump", "♥ Hearts"), ("Score", "A <3> & B 5")]
+    html = view_html(view)
+    assert "<dt>Trump</dt><dd>♥ Hearts</dd>" in html
+    assert "<dd>A &lt;3&gt; &amp; B 5</dd>" in html
+    assert html.index("ck-facts") < html.index("ck-around")

@@ -104,6 +104,9 @@ table.ck-table td, table.ck-table th{border:1px solid #ccc;padding:3px 6px;font-
 table.ck-table td.ck-disputed,table.ck-table th.ck-disputed,.ck-legend .ck-disputed{outline:2px dashed #e0a800;outline-offset:-3px}
 table.ck-table td.ck-changed,table.ck-table th.ck-changed,.ck-legend .ck-changed{background:#ffe08a;outline:2px solid #e0a800;outline-offset:-3px;font-weight:bold}
 .ck-legend span{padding:0 4px}
+.ck-facts{display:flex;flex-wrap:wrap;gap:2px 14px;margin:4px 0;padding:4px 8px;background:#f3f6fa;
+  border-radius:6px;font-size:14px;max-width:980px;box-sizing:border-box}
+.ck-facts>div{display:flex;gap:5px}.ck-facts dt{font-weight:bold;color:#333}.ck-facts dd{margin:0}
 .ck-cited{background:#fff8e1;border-radius:2px;color:inherit}
 .ck-cited:target{background:#ffd54f;outline:2px solid #e0a800;scroll-margin-top:30vh}
 .ck-source-text{white-space:pre-wrap;font-family:Georgia,serif;font-size:15px;line-height:1.5;max-width:52em;
@@ -188,6 +191,14 @@ def _pile_box(pile, width: int, title: str | None = None) -> str:
     return f"<div><div class='ck-pile-name'>{escape(title or pile.name)}</div>{body}{note}</div>"
 
 
+def facts_html(facts) -> str:
+    """The match's public facts (trump, dealer, running score, rank order) as one labelled line."""
+    if not facts:
+        return ""
+    return ("<dl class='ck-facts'>" + "".join(f"<div><dt>{escape(k)}</dt><dd>{escape(v)}</dd></div>"
+                                              for k, v in facts) + "</dl>")
+
+
 def table_html(view, bottom: int = 0, width: int = 44, hand_elsewhere: bool = False, recent=None,
                outcome: str = "") -> str:
     """The table with its seats around it: `bottom` (the viewer) at the bottom, the next player (play goes
@@ -196,7 +207,7 @@ def table_html(view, bottom: int = 0, width: int = 44, hand_elsewhere: bool = Fa
     place of the last trick; `outcome`: "won", "lost" or "draw" for the viewer (colours the result)."""
     n = len(view.seats)
     pos = _POSITIONS.get(n)
-    parts = [f"<div class='ck-table ck-around ck-n{n}'>"]
+    parts = [facts_html(view.facts), f"<div class='ck-table ck-around ck-n{n}'>"]
     for k in range(n):
         seat = view.seats[(bottom + k) % n]
         where = pos[k] if pos else ("bottom" if k == 0 else "top")
