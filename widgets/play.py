@@ -48,7 +48,7 @@ def option_controls(game_cls, values: dict, only=None) -> dict:
         out[o.name] = w.Dropdown(options=[(option_label(o, c), c) for c in choices],
                                  value=values.get(o.name, o.default),
                                  tooltip=f"{option_title(o)} (rule {o.rule})" if o.rule else option_title(o),
-                                 layout=w.Layout(width="auto", max_width="100%"))
+                                 layout=shared("dropdown"), style=shared("description"))
     return out
 
 
@@ -118,7 +118,6 @@ class PlayTable(w.VBox):
         self._on_yes = self._on_no = None
         self._table = HTML()
         self._card_layout = w.Layout(width="60px", height="84px", border="1px solid #555", padding="0")
-        self._card_styles: dict = {}
         self._pool: list[w.Button] = []
         self._action_pool: list[w.Button] = []   # buttons for actions without a card ("end the trick", ...)
         self._action_texts: list[str] = []
@@ -402,21 +401,23 @@ class PlayTable(w.VBox):
     def _note(self, text: str) -> None:
         self._msg.value = self._links(f"<div class='ck-note' role='status'>{escape(text)}</div>")
 
-    def _card_button(self, i: int, card) -> w.Button:
-        """Button i of the pool, showing `card` (buttons are made once and reused)."""
+    def _card_button(self, i: int, card, marks=()) -> w.Button:
+        """Button i of the pool, showing `card` with the CSS classes `marks` (buttons are made once and
+        reused)."""
         while len(self._pool) <= i:
-            b = w.Button(layout=self._card_layout)
+            b = w.Button(layout=self._card_layout, style=shared("button"))
             b.add_class("ck-card")
             b.on_click(lambda _, i=len(self._pool): self._click_card(i))
             self._pool.append(b)
-        big = len(card.label) <= 3
-        key = (card.color, big)
-        if key not in self._card_styles:
-            self._card_styles[key] = w.ButtonStyle(button_color="#fffdf7", font_weight="bold",
-                                                   font_size="20px" if big else "12px",
-                                                   text_color=_CARD_COLORS.get(card.color, "#212121"))
+        # the card's colour and size are CSS classes (render.CSS), not a ButtonStyle model per kind
+        classes = ["ck-card", f"ck-ink-{card.color if card.color in _CARD_COLORS else 'black'}"]
+        if len(card.label) > 3:
+            classes.append("ck-long")
+        classes += marks
         b = self._pool[i]
-        b.description, b.tooltip, b.style = card.label, card.name, self._card_styles[key]
+        if list(b._dom_classes) != classes:
+            b._dom_classes = classes
+        b.description, b.tooltip = card.label, card.name
         return b
 
     def _action_button(self, i: int, action) -> w.Button:
@@ -467,11 +468,11 @@ class PlayTable(w.VBox):
                                                    recent=self._recent, outcome=self.outcome()) + announce) + caption
         hand = view.seats[self.human].hand
         playable = {a.card for a in view.legal if a.card is not None}
-        self._hand.children = [self._card_button(i, c) for i, c in enumerate(hand)]
-        for b, c in zip(self._hand.children, hand):
+        marks = [("ck-playable",) if my_turn and c in playable else ("ck-unplayable",) if my_turn else ()
+                 for c in hand]
+        self._hand.children = [self._card_button(i, c, m) for i, (c, m) in enumerate(zip(hand, marks))]
+        for b in self._hand.children:
             b.disabled = not my_turn
-            mark = ("ck-playable",) if my_turn and c in playable else ("ck-unplayable",) if my_turn else ()
-            b._dom_classes = ("ck-card", *mark)
         other = [a for a in view.legal if a.card is None]
         self._actions.children = [self._action_button(i, a) for i, a in enumerate(other)]
         self._undo.disabled = not any(c < len(s.history) for c in self._checkpoints)

@@ -4,6 +4,7 @@ from __future__ import annotations
 from html import escape
 
 import ipywidgets as w
+from ipywidgets.widgets.widget_description import DescriptionStyle
 from ipywidgets.widgets.widget_string import HTMLStyle
 
 from cardkit.svg import card_svg
@@ -17,7 +18,9 @@ def shared(kind: str):
     model is one more thing the page must load before it is interactive."""
     if kind not in _SHARED:
         _SHARED[kind] = {"layout": w.Layout, "html": HTMLStyle, "button": w.ButtonStyle,
-                         "wrap": lambda: w.Layout(flex_flow="row wrap")}[kind]()
+                         "wrap": lambda: w.Layout(flex_flow="row wrap"),
+                         "dropdown": lambda: w.Layout(width="auto", max_width="100%"),
+                         "description": DescriptionStyle}[kind]()
     return _SHARED[kind]
 
 
@@ -98,7 +101,9 @@ table.ck-table td, table.ck-table th{border:1px solid #ccc;padding:3px 6px;font-
 .jupyter-widgets:focus-visible,.ck-play button:focus-visible,.ck-replay button:focus-visible,a:focus-visible{
   outline:3px solid #1565c0 !important;outline-offset:2px}
 .ck-play .widget-button,.ck-replay .widget-button,.ck-play .widget-toggle-button{width:auto;min-width:2.8em;flex:0 0 auto}
-.ck-play .ck-card.widget-button{width:60px;min-width:60px}
+.ck-play .ck-card.widget-button{width:60px;min-width:60px;background:#fffdf7;font-weight:bold;font-size:20px;color:#212121}
+.ck-play .ck-card.widget-button.ck-long{font-size:12px}
+.ck-play .ck-card.widget-button.ck-ink-red{color:#c62828}.ck-play .ck-card.widget-button.ck-ink-purple{color:#6a1b9a}
 .ck-scroll-x{overflow-x:auto;max-width:100%}
 .ck-sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 table.ck-table td.ck-disputed,table.ck-table th.ck-disputed,.ck-legend .ck-disputed{outline:2px dashed #e0a800;outline-offset:-3px}

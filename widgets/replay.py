@@ -12,17 +12,18 @@ from cardkit import CardkitError, Record
 from .render import Box, Button, HTML, shared, view_html, with_notice
 
 
-def replay_states(record: Record, *, own_narration: bool = True, **override):
+def replay_states(record: Record, *, own_narration: bool = True, every_step: bool = True, **override):
     """(states, narration lines, error): the state before the first action and after each action,
     stopping early (with the error text) if the record does not replay under `override`. The lines are
     the record's own where they hold under `override` (`Record.narration_for`), else the engine's
-    (only the engine's with ``own_narration=False``)."""
+    (only the engine's with ``own_narration=False``). ``every_step=False`` keeps only the last state
+    (no copy per step: what a comparison of readings needs)."""
     try:
         state = record.load_game(**override).blank_state()
         own = record.narration_for(**override)[0] if own_narration else {}
     except CardkitError as e:
         return [], [], str(e)
-    states, lines, error = [copy.deepcopy(state)], [], ""
+    states, lines, error = [copy.deepcopy(state) if every_step else state], [], ""
     for i, text in enumerate(record.actions):
         try:
             action = state.parse_action(text)
@@ -31,7 +32,8 @@ def replay_states(record: Record, *, own_narration: bool = True, **override):
         except CardkitError as e:
             error = f"Under these options the record stops at step {i + 1} ({text[:30]}): {e}"
             break
-        states.append(copy.deepcopy(state))
+        if every_step:
+            states.append(copy.deepcopy(state))
         lines.append(line)
     return states, lines, error
 

@@ -45,7 +45,7 @@ def compare_readings(record, rule, href=None, **options) -> str:
     that step), then the final result or the points so far — never a bare status line."""
     from cardkit.rules import link_rule_ids
     link = (lambda s: link_rule_ids(s, href)) if href else (lambda s: s)
-    runs = [replay_states(record, own_narration=False, **{**options, rule.option: rd.value}) for rd in rule.readings]
+    runs = [replay_states(record, own_narration=False, every_step=False, **{**options, rule.option: rd.value}) for rd in rule.readings]
     n = min(len(lines) for _, lines, _ in runs)
     first = next((i for i in range(n) if len({lines[i] for _, lines, _ in runs}) > 1), None)
     cells = []
