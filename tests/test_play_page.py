@@ -120,7 +120,35 @@ def test_the_record_of_a_finished_game_downloads_and_replays(chromium, site_url,
     context.close()
 
 
-@pytest.mark.parametrize("name", ["index.ipynb", "magische7.ipynb", "sieben.ipynb"])
+@pytest.mark.parametrize("game", list(cardkit.GAMES))
+def test_every_game_is_played_by_clicking(chromium, site_url, game):
+    """Every registered game's page: a new player clicks what the table offers (a card to play, or a
+    decision such as an exchange, a trump to name or a claim) ten times; each click is answered, the log
+    grows, and the page shows no error."""
+    context, page = _open(chromium, site_url, f"{game}.ipynb")
+    table = page.locator(".ck-play").first
+    table.scroll_into_view_if_needed()
+    first_log = _table_html(table)
+    for _ in range(10):
+        page.wait_for_function("""(t) => t.querySelector('a.ck-download') ||
+            t.querySelector('button.ck-action:not(:disabled)') ||
+            t.querySelector('button.ck-card.ck-playable:not(:disabled)')""", arg=table.element_handle(), timeout=40000)
+        if table.locator("a.ck-download").count():
+            break
+        html = _table_html(table)
+        actions = table.locator("button.ck-action:not(:disabled)")
+        if actions.count():
+            actions.first.click()
+        else:
+            table.locator("button.ck-card.ck-playable").first.click()
+        _wait_change(page, table, html)
+        assert table.locator(".ck-error").count() == 0, table.locator(".ck-error").all_inner_texts()
+    assert _table_html(table) != first_log
+    assert page.errors == [] and page.external == []
+    context.close()
+
+
+@pytest.mark.parametrize("name", ["index.ipynb", *(f"{game}.ipynb" for game in cardkit.GAMES)])
 def test_a_phone_390_px_wide(chromium, site_url, name):
     """Nothing wider than the screen, no cut-off button label, a usable step slider, readable tables."""
     context, page = _open(chromium, site_url, name, width=390, height=844)
