@@ -120,7 +120,10 @@ class Record:
             raise RecordError(f"record's game/options are invalid: {e}") from None
 
     def replay(self, upto: int | None = None, **override):
-        """Yield (step, action, state) after each action; `state` is one object, updated in place."""
+        """Yield (step, action, state) after each action; `state` is one object, updated in place.
+        `upto`: stop after that many actions (None: all)."""
+        if upto is not None and (isinstance(upto, bool) or not isinstance(upto, int)):
+            raise RecordError(f"upto must be a number of actions (or None for all), not {upto!r}")
         state = self.load_game(**override).blank_state()
         for i, text in enumerate(self.actions[:upto]):
             try:

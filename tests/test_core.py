@@ -951,3 +951,11 @@ def test_a_record_file_that_is_not_utf8(tmp_path):
     with pytest.raises(RecordError) as e:
         Record.load(path)
     assert "UTF-8" in str(e.value)
+
+
+@pytest.mark.parametrize("upto", ["x", 1.5, True])
+def test_replay_upto_must_be_a_number_of_actions(upto):
+    rec = Record.from_dict(_good_record())
+    with pytest.raises(RecordError, match="upto must be a number of actions"):
+        list(rec.replay(upto=upto))
+    assert [i for i, _, _ in rec.replay(upto=2)] == [0, 1]
