@@ -249,3 +249,26 @@ def test_undo_in_the_terminal_game_does_not_replay_the_hidden_cards(monkeypatch,
     replies = [(x, lines[i + 1]) for i, x in enumerate(lines) if x.startswith("  Anna answers")]
     assert len(replies) == 10 and out.count("shuffled again") == 10   # her answer, and the hand drawn to
     assert len(set(replies)) > 1, replies
+
+
+@pytest.mark.parametrize("game,opts", CONFIGS)
+def test_the_hint_says_the_same_whatever_the_hidden_cards_are(game, opts):
+    """The Hint narrates each of the human's possible moves before it is made (`describe(action)`): that
+    narration must not depend on a card the human has not seen — the same words in a resampled state
+    (e.g. not the card a deal from the talon would turn next)."""
+    checked = 0
+    for seed in (1, 2, 3, 4):
+        g = cardkit.load_game(game, **opts)
+        s = g.new_state(seed=seed)
+        bot, step = RandomBot(seed), 0
+        while not s.is_terminal() and step < 400:
+            p = s.current_player
+            if p >= 0 and step % 3 == 0:
+                r = s.resample(p, Rng(seed * 1000 + step))
+                theirs = {a.text: a for a in r.legal_actions()}
+                for a in s.legal_actions():
+                    assert r.describe(theirs[a.text]) == s.describe(a), f"step {step}: {a.text}"
+                    checked += 1
+            s.apply(bot.choose(s))
+            step += 1
+    assert checked

@@ -118,6 +118,10 @@ class Sieben(Game):
         self._eq = [[equal_to(a, b, w)[0] for b in PIQUET32.cards] for a in PIQUET32.cards]
         self.target_points = o["difference_target"] if o["score_difference"] else o["target"]
 
+    def sides(self) -> list[list[int]]:
+        """With 4 players the partners opposite win or lose together."""
+        return [[0, 2], [1, 3]] if self.num_players == 4 else super().sides()
+
     def player_names(self) -> list[str]:
         return list(NAMES[self.num_players])
 
@@ -608,7 +612,8 @@ class SiebenState(State):
             return line
         p = self._cp
         who = names[p]
-        if after is None:
+        ahead = after is None      # a move not yet made (the Hint): say nothing that hangs on unseen cards
+        if ahead:
             after = self._copy()
             after._apply(action)
         if action.card is None:
@@ -627,7 +632,15 @@ class SiebenState(State):
                 else:
                     line = f"{who} answers {card.label}: it does not beat [{rule}]."
         # what follows from it
-        if after.last_trick is not None and after.last_trick is not self.last_trick:
+        done = after.last_trick is not None and after.last_trick is not self.last_trick
+        if ahead and action.card is not None and self.trick and not self.deciding and (done or after.deciding):
+            # whether the trick goes on hangs on the leader's hand, which only the leader has seen
+            holder = after.last_trick[1] if done else after.holder
+            cards = [c for _, c in self.trick] + [action.card]
+            value = sum(COUNTER[c.index] for c in cards)
+            return line + (f" If the trick is not continued, {names[holder]} takes it: {len(cards)} cards, "
+                           f"{value} counters [S7-2.4].")
+        if done:
             tk, w, v = after.last_trick
             why = "" if action.card is None else self._no_continue(action.card)
             line += f" {names[w]} takes the trick{why}: {len(tk)} cards, {v} counters [S7-2.4]."
@@ -641,7 +654,8 @@ class SiebenState(State):
         if len(after.rounds) > len(self.rounds):
             r = after.rounds[-1]
             if r["why"] == "four":
-                line += " " + self._four_text(after)
+                if not ahead:          # four equal cards drawn from the unseen stock: not foretold
+                    line += " " + self._four_text(after)
             else:
                 text = after.round_text(r)
                 line += f" {names[after.last_trick[1]]} adds 10 for the last trick [S7-4.2]. " \
