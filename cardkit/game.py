@@ -137,6 +137,11 @@ class Game:
     def player_names(self) -> list[str]:
         return [f"P{i}" for i in range(self.num_players)]
 
+    def sides(self) -> list[list[int]]:
+        """The sides that win or lose together: the seats of each partnership, or each seat alone (the
+        default). Matches between bots (``cardkit.tournament``) seat a bot's side by it."""
+        return [[p] for p in range(self.num_players)]
+
     def full_deck(self) -> list[Card]:
         """The cards a deal shuffles, in canonical order."""
         return list(self.deck.cards)

@@ -8,10 +8,11 @@ How the seats are filled (so that no seat advantage biases the result):
 
 * **2 players**: game ``i`` puts bot A in seat ``i % 2`` and B in the other; each seed is played twice,
   once from each seat (the same first deal both ways).
-* **4 players**: the partners opposite form a team: A holds seats ``i % 2`` and ``i % 2 + 2``, B the others,
-  each seed again played from both sides.
-* **3 players** (each alone): one A against two Bs, A in seat ``i % 3``, each seed played from all three
-  seats. A's fair share is 1/3, not 1/2.
+* **partnerships** (the game's ``sides()``: Whist, and Magische 7 and Sieben with 4 players): the partners
+  opposite form a team: A holds seats ``i % 2`` and ``i % 2 + 2``, B the others, each seed again played
+  from both sides.
+* **each for himself, 3 or more** (24 with 3 to 5): one A against the Bs, A in seat ``i % n``, each seed
+  played from every seat. A's fair share is 1/n, not 1/2.
 
 A game's result for A is the share of the winning sides that are A's: 1 for a win, 0 for a loss, 1/2 for a
 two-way draw (1/k when A is one of k tied sides). The win rate is the mean over the games; its 95 %
@@ -42,23 +43,26 @@ def wilson(mean: float, n: int, z: float = Z95) -> tuple[float, float]:
     return lo, hi
 
 
-def sides_of(num_players: int) -> list[list[int]]:
-    """The sides of a game: the seats of each team (4 players: partners opposite) or each seat alone."""
+def sides_of(num_players: int, game=None) -> list[list[int]]:
+    """The sides of a game: the seats of each team or each seat alone — the game's own ``sides()`` when
+    `game` is given; else by the player count (4 players: partners opposite)."""
+    if game is not None:
+        return game.sides()
     if num_players == 4:
         return [[0, 2], [1, 3]]
     return [[p] for p in range(num_players)]
 
 
-def seats_of_a(num_players: int, i: int) -> list[int]:
+def seats_of_a(num_players: int, i: int, game=None) -> list[int]:
     """The seats bot A holds in game `i` of a match (rotating; see the module docstring)."""
-    sides = sides_of(num_players)
+    sides = sides_of(num_players, game)
     return sides[i % len(sides)]
 
 
-def result_for(winners, seats: list[int], num_players: int) -> float:
+def result_for(winners, seats: list[int], num_players: int, game=None) -> float:
     """A's share of a finished game: of the sides with a winner, the fraction that is A's side (1 for a
     win, 0 for a loss, 1/2 for a two-way draw, 1/k when A is one of k tied sides)."""
-    won = [tuple(s) for s in sides_of(num_players) if any(p in winners for p in s)]
+    won = [tuple(s) for s in sides_of(num_players, game) if any(p in winners for p in s)]
     if not won:
         return 0.0
     return sum(1 for s in won if set(s) <= set(seats)) / len(won)
@@ -133,17 +137,17 @@ def match(game_name: str, options: dict | None = None, a: str = "rule-based", b:
         if name not in factories:
             raise cardkit.CardkitError(f"no bot {name!r} for {game_name}; bots: {', '.join(factories)}")
     n = game.num_players
-    k = len(sides_of(n))
+    k = len(sides_of(n, game))
     res = MatchResult(game_name, {"players": n} | {key: game.options[key] for key in options}, a, b,
                       fair=1 / k)
     start, cpu = time.perf_counter(), time.process_time()
     for i in range(games):
-        mine = seats_of_a(n, i)
+        mine = seats_of_a(n, i, game)
         game_seed = seed + i // k                  # each seed is played from every side
         bots = {p: factories[a if p in mine else b](seed=(game_seed * 16 + p) & 0xFFFFFFFF)
                 for p in range(n)}
         state, d = play_game(game, game_seed, bots)
-        r = result_for(state.winners(), mine, n)
+        r = result_for(state.winners(), mine, n, game)
         res.results.append(r)
         res.total += r
         res.games += 1
@@ -177,9 +181,10 @@ def evidence(games: int = 1000, seed: int = 0, pairings=EVIDENCE_PAIRINGS, out=p
     out(f"{'game':<10} {'n':>2}  {'pairing (A vs B)':<26} {'games':>6}  {'A wins':>7}  {'95 % CI':<16} "
         f"{'even':>5}  {'decisions/s':>13}  {'time (CPU)':>8}")
     for name in cardkit.GAMES:
+        counted = any(o.name == "players" for o in cardkit.game_class(name).option_specs)
         for n in player_counts(name):
             for a, b in pairings:
-                r = match(name, {"players": n}, a, b, games=games, seed=seed)
+                r = match(name, {"players": n} if counted else {}, a, b, games=games, seed=seed)
                 results.append(r)
                 out(r.row() + ("" if r.significant else "  (not significant)"))
     out(f"total {time.perf_counter() - t0:.0f} s ({time.process_time() - cpu:.0f} s CPU)")

@@ -34,6 +34,9 @@ def test_wilson_interval_by_hand():
 
 def test_sides_seats_and_shares():
     assert sides_of(2) == [[0], [1]] and sides_of(3) == [[0], [1], [2]] and sides_of(4) == [[0, 2], [1, 3]]
+    # a game's own sides: partners in Sieben with four, each alone with three
+    assert sides_of(4, cardkit.load_game("sieben", players=4)) == [[0, 2], [1, 3]]
+    assert sides_of(3, cardkit.load_game("sieben", players=3)) == [[0], [1], [2]]
     # A's seats rotate over the sides game by game
     assert [seats_of_a(2, i) for i in range(4)] == [[0], [1], [0], [1]]
     assert [seats_of_a(3, i) for i in range(4)] == [[0], [1], [2], [0]]

@@ -126,6 +126,10 @@ class Magische7(Game):
         self._follower_wins = [[trick_outcome(a, b, o)[0] for b in MAGISCHE7.cards] for a in MAGISCHE7.cards]
         assert len(self._follower_wins) == n
 
+    def sides(self) -> list[list[int]]:
+        """With 4 players the partners opposite win or lose together."""
+        return [[0, 2], [1, 3]] if self.num_players == 4 else super().sides()
+
     def player_names(self) -> list[str]:
         return list(NAMES[self.num_players])
 
