@@ -24,6 +24,9 @@ __version__ = "0.1.0"
 GAMES = {
     "magische7": "cardkit.games.magische7",
     "sieben": "cardkit.games.sieben",
+    "whist": "cardkit.games.whist",
+    "ecarte": "cardkit.games.ecarte",
+    "vierundzwanzig": "cardkit.games.vierundzwanzig",
 }
 
 

@@ -16,7 +16,10 @@ TARGET_PAGE_RATIO = 1.2
 TARGET_LOAD_RATIO = 1.3
 LOAD_VISITORS = 10
 ENGINE_CASES = [("magische7", {"players": 2}), ("magische7", {"players": 4}),
-                ("sieben", {"players": 2}), ("sieben", {"players": 3}), ("sieben", {"players": 4})]
+                ("sieben", {"players": 2}), ("sieben", {"players": 3}), ("sieben", {"players": 4}),
+                ("whist", {}), ("whist", {"mode": "table"}), ("whist", {"ruleset": "long"}),
+                ("ecarte", {}), ("ecarte", {"exchange": "propose"}),
+                *(("vierundzwanzig", {"players": n}) for n in (2, 3, 4, 5))]
 # game -> (decisions/s, hands dealt and played per second or None): targets other than TARGET_DECISIONS
 TARGETS: dict = {"whist": (250_000, 6_000), "ecarte": (250_000, None), "vierundzwanzig": (250_000, None)}
 

@@ -153,3 +153,33 @@ def _french(name: str, lowest: int) -> Deck:
 
 FRENCH52 = _french("french52", 2)
 PIQUET32 = _french("piquet32", 7)
+
+
+# --- 24 ("24 ist am besten!"): four colours × 1…11 and the white "24" (45 cards) ----------------------------
+# Record notation: colour letter and value (Y7, R11, B1, G5) and 24. The fourth colour is not named by the
+# source (yellow, red and blue are): green is the kit's assumption (rule V24-1.1).
+V24_COLOURS = (("Y", "yellow", "gelb", "yellow"), ("R", "red", "rot", "red"), ("B", "blue", "blau", "blue"),
+               ("G", "green", "grün", "green"))
+
+
+def _v24_cards() -> tuple[list[Card], dict[str, Card]]:
+    cards, aliases, i = [], {}, 0
+    for letter, word, german, color in V24_COLOURS:
+        for v in range(1, 12):
+            c = Card("vierundzwanzig", f"{letter}{v}", f"{letter}{v}", f"{word} {v}", "number", rank=v,
+                     value=v, index=i, color=color)
+            cards.append(c)
+            i += 1
+            for w in (word, german) + (("gruen",) if german == "grün" else ()):
+                aliases[f"{w} {v}"] = c
+                aliases[f"{w}{v}"] = c
+    c = Card("vierundzwanzig", "24", "24", "white 24", "24", rank=24, value=24, index=i, color="black")
+    cards.append(c)
+    for a in ("W24", "white24", "weiß 24", "weiß24", "weiss 24", "weiss24", "the 24"):
+        aliases[a] = c
+    return cards, aliases
+
+
+VIERUNDZWANZIG = Deck("vierundzwanzig", *_v24_cards(),
+                      hint="write the colour's letter and the value, e.g. Y7, R11, B1, G5 (yellow, red, blue, "
+                           "green), or 24 for the white 24")

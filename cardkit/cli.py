@@ -23,7 +23,7 @@ def _option_args(pairs: list[str]) -> dict:
 
 
 def view_text(view) -> str:
-    lines = []
+    lines = [" · ".join(f"{k}: {v}" for k, v in view.facts)] if view.facts else []
     for s in view.seats:
         hand = " ".join("##" if c is None else c.label for c in s.hand)
         extra = " · ".join(x for x in (s.team, s.score, s.info) if x)
@@ -32,7 +32,8 @@ def view_text(view) -> str:
         if p.count is not None and not p.cards:
             lines.append(f"  {p.name}: {p.count} cards")
         elif p.cards:
-            lines.append(f"  {p.name}: " + ", ".join(f"{o}: {c.label if c else '##'}" for o, c in p.cards)
+            lines.append(f"  {p.name}: " + ", ".join(f"{o}: {c.label if c else '##'}" if o else (c.label if c else "##")
+                                                   for o, c in p.cards)
                          + (f" ({p.note})" if p.note else ""))
     lines.append(view.result if view.terminal else view.status)
     return "\n".join(lines)

@@ -49,12 +49,12 @@ DOCUMENTS = (
     Document("001_6ba7d51f03e10d4c.txt", "the rules of 24",
              "“24 ist am besten!”, the rules of the card game 24",
              "The rules of a trick-taking game with 45 cards and a score pad; several passages are garbled.",
-             "24 (not in the kit yet)"),
+             "24"),
     Document("004_6e0a5f18523fa2ed.txt", "the 7th Sea quick rules",
              "“7th Sea: Kurzanleitung für Gesellschaftsspiele”, quick rules for parlour games",
              "Short rules from a role-playing supplement: Vingt-et-un, Faro, Bakkarat, Écarté, and Whist "
              "in English. Several rules are only sketched.",
-             "Vingt-et-un, Faro, Bakkarat, Écarté, Whist (not in the kit yet)", "German and English"),
+             "Écarté, Whist; Vingt-et-un, Faro, Bakkarat (not in the kit yet)", "German and English"),
 )
 _BY_FILE = {d.file: d for d in DOCUMENTS}
 

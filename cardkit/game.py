@@ -484,6 +484,13 @@ class State:
         return f"{self.game.player_names()[self.current_player]}: {action.label}" \
             if self.current_player >= 0 else "Cards are shuffled and dealt."
 
+    def advice(self, player: int) -> list:
+        """Exact odds for the decision in front of `player` (a list of `cardkit.view.Odds`), computed
+        only from what `player` has seen — by enumerating the unseen cards, never by simulation. The play
+        table's Odds panel shows them; a game without odds returns [] (the default)."""
+        self._check_seat(player)
+        return []
+
     def progress(self) -> tuple[str, str]:
         """Where the game stands, in words, for grouping a log: (round, trick), e.g. ("Round 2",
         "Trick 3"); an empty string where the game has no such unit."""

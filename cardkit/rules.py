@@ -44,6 +44,7 @@ class Citation:
     section: str
     original: str = ""
     english: str = ""
+    lang: str = "de"        # the language of `original` (the 7th Sea rules give Whist in English)
 
     def short(self) -> str:
         return f"{self.source[:3]} §{self.section}"
@@ -242,7 +243,8 @@ def _cite_html(c: Citation) -> str:
     from .documents import cite_href, document
     e = html.escape
     doc = document(c.source)
-    orig = f"<span lang='de'>„{e(c.original)}“</span><br>" if c.original else ""
+    opening, closing = ("„", "“") if c.lang == "de" else ("“", "”")
+    orig = f"<span lang='{e(c.lang)}'>{opening}{e(c.original)}{closing}</span><br>" if c.original else ""
     eng = f"<em lang='en'>{e(c.english)}</em><br>" if c.english else ""
     what = "read it in the source" if c.original else "open the source"
     return (f"<blockquote class='ck-cite'>{orig}{eng}<small>— <a href='{e(cite_href(c))}' target='_blank' rel='noopener' "

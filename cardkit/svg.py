@@ -8,7 +8,9 @@ from __future__ import annotations
 from html import escape
 
 W, H = 60, 88
-_COLORS = {"red": "#c62828", "black": "#212121", "purple": "#6a1b9a"}
+_COLORS = {"red": "#c62828", "black": "#212121", "purple": "#6a1b9a",
+           # the colours of 24's cards (yellow darkened to a readable gold: 4.8:1 on the card face)
+           "yellow": "#8a6d00", "blue": "#1565c0", "green": "#2e7d32"}
 _SPECIAL = {"joker": "★", "spiegel": "◐", "kreuz": "✕"}
 
 

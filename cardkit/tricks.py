@@ -83,3 +83,18 @@ def why_not(card, hand, led, suit_of, trump=None, must_trump: bool = False, over
     if must_trump and trump is not None:
         return TRUMP if suit_of[card] != trump else OVERTAKE
     return OVERTAKE
+
+
+def playable_grouped(groups, led) -> list:
+    """`playable` for a hand kept in groups by suit (suit -> the hand's cards of that suit, or anything
+    standing for them, e.g. a game's prebuilt actions), without the trump and overtake duties: a fresh list,
+    the group of the led suit if the hand has a card of it, else every group's items in the groups' order.
+    (A hand kept so needs no scan per decision: Whist's hot path.)"""
+    if led is not None:
+        g = groups.get(led)
+        if g:
+            return list(g)
+    out: list = []
+    for g in groups.values():
+        out += g
+    return out

@@ -31,6 +31,27 @@ class Pile:
     kind: str = ""        # "trick", "last-trick", "stock", "won" or "" (how a table lays it out)
 
 
+@dataclass
+class Odds:
+    """One exact figure for a decision in front of a player (`State.advice`): a probability (`kind`
+    "chance") or an expected amount in units of the minimum stake (`kind` "stake"), as a Fraction."""
+    label: str            # "You go dead if you draw"
+    value: object         # fractions.Fraction (or int): exact, never a float
+    kind: str = "chance"  # "chance" or "stake"
+    note: str = ""        # e.g. "from the 31 cards you have not seen"
+
+    def text(self) -> str:
+        """The figure in words: "7/13 (53.8 %)" or "+1/3 unit (+0.33)"."""
+        from fractions import Fraction
+        v = Fraction(self.value)
+        exact = f"{v.numerator}" if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
+        if self.kind == "chance":
+            return f"{exact} ({float(v) * 100:.1f} %)"
+        sign = "+" if v > 0 else ""
+        unit = "unit" if abs(v) == 1 else "units"
+        return f"{sign}{exact} {unit} ({sign}{float(v):.2f})"
+
+
 def plural(n, one: str, many: str | None = None) -> str:
     """'1 trick', '2 tricks', '0 points', '-1 point' ('1.5 points')."""
     word = one if abs(n) == 1 else (many or one + "s")
@@ -52,6 +73,8 @@ class View:
     # public facts of the match the table shows above the seats, as (label, plain-words value):
     # ("Trump", "♥ Hearts"), ("Dealer", "North — East deals next"), ("Score", "…"), ("Rank order", "…")
     facts: list = field(default_factory=list)
+    # what clicking a card of the hand does now, completing "click a card to …" (default "play it")
+    hand_action: str = ""
 
     def seat(self, player: int) -> Seat:
         return self.seats[player]

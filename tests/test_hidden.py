@@ -193,7 +193,9 @@ def test_resample_keeps_what_the_play_revealed_sieben():
         bot = RandomBot(seed)
         while not s.is_terminal() and found < 25:
             a = bot.choose(s)
-            line = s.describe(a)
+            after = s._copy()
+            after._apply(a)                   # the move made (before any deal that follows it)
+            line = s.describe(a, after)       # the log's narration of the move made
             s.apply(a)
             if "cannot continue" not in line or s.is_chance() or s.is_terminal() or s.current_player == 0:
                 continue
@@ -272,3 +274,19 @@ def test_the_hint_says_the_same_whatever_the_hidden_cards_are(game, opts):
             s.apply(bot.choose(s))
             step += 1
     assert checked
+
+
+@pytest.mark.parametrize("game,opts", CONFIGS)
+def test_the_odds_are_the_same_whatever_the_hidden_cards_are(game, opts):
+    """A game's exact odds (`advice`, the play table's Odds panel) are counted over the cards a player has
+    not seen: the same figures in a resampled state."""
+    for seed in (1, 2):
+        s = cardkit.load_game(game, **opts).new_state(seed=seed)
+        bot, step = RandomBot(seed), 0
+        while not s.is_terminal() and step < 200:
+            p = s.current_player
+            if p >= 0 and step % 5 == 0:
+                r = s.resample(p, Rng(seed * 1000 + step))
+                assert [(o.label, o.value) for o in r.advice(p)] == [(o.label, o.value) for o in s.advice(p)]
+            s.apply(bot.choose(s))
+            step += 1

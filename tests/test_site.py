@@ -259,15 +259,18 @@ def test_index_lists_every_game_and_finds_rules(browser, base_url):
 
 @pytest.mark.parametrize("game", list(cardkit.GAMES))
 def test_game_page_plays_a_card_by_clicking(browser, base_url, game):
-    """Open the game's page, click the first card of the first play table: the table changes (the card
-    is played and the bots answer), the game log grows, and no error appears."""
+    """Open the game's page and click what the first play table offers (its first playable card; a game
+    that opens with a decision such as picking up the cards: that button): the table changes (the move is
+    made and the bots answer), the game log grows, and no error appears."""
     context, page, external, errors = _open(browser, base_url, f"{game}.ipynb")
     table = page.locator(".ck-play").first
     table.scroll_into_view_if_needed()
+    page.wait_for_function("""(t) => t.querySelector('button.ck-card.ck-playable:not(:disabled)') ||
+        t.querySelector('button.ck-action:not(:disabled)')""", arg=table.element_handle(), timeout=40000)
     before = table.locator(".ck-table").inner_html()
     log_before = table.locator(".ck-logbox li").count()
-    card = table.locator("button.ck-card:enabled").first
-    label = card.inner_text()
+    cards = table.locator("button.ck-card.ck-playable:enabled")
+    card = cards.first if cards.count() else table.locator("button.ck-action:enabled").first
     card.click()
     def answered():   # the kernel's updates arrive widget by widget: wait for the table and the log
         return table.locator(".ck-table").inner_html() != before and table.locator(".ck-logbox li").count() > log_before
@@ -277,7 +280,6 @@ def test_game_page_plays_a_card_by_clicking(browser, base_url, game):
         page.wait_for_timeout(100)
     assert table.locator(".ck-table").inner_html() != before
     assert table.locator(".ck-logbox li").count() > log_before
-    assert label in table.locator(".ck-logbox").inner_text()
     assert table.locator(".ck-error").count() == 0
     _assert_clean(page, external, errors)
     _close(context)

@@ -59,3 +59,24 @@ def test_why_not_names_the_duty():
     assert tricks.why_not(FRENCH52.parse("2H"), hand, "H", overtake=FRENCH52.parse("QH"), **kw) == tricks.OVERTAKE
     assert tricks.why_not(FRENCH52.parse("AC"), P("3S AC"), "D", must_trump=True, **kw) == tricks.TRUMP
     assert tricks.why_not(FRENCH52.parse("AC"), P("3S AC"), "D", **kw) is None
+
+
+def test_playable_grouped_agrees_with_playable_for_a_hand_kept_by_suit():
+    """Whist keeps each hand as suit -> its cards (or the actions that play them): the led suit's group if
+    the hand holds one, else everything; always a fresh list, never the group itself."""
+    import random
+    rnd = random.Random(3)
+    deck = list(FRENCH52.cards)
+    for _ in range(300):
+        hand = rnd.sample(deck, rnd.randint(1, 13))
+        groups = {s: [c for c in hand if c.suit == s] for s in "CSHD"}
+        for led in (None, "C", "S", "H", "D"):
+            got = tricks.playable_grouped(groups, led)
+            assert sorted(texts(got)) == sorted(texts(tricks.playable(hand, led, SUIT)))
+    g = {"H": P("2H KH"), "S": P("3S")}
+    out = tricks.playable_grouped(g, "H")
+    assert texts(out) == ["2H", "KH"] and out is not g["H"]
+    out.pop()
+    assert len(g["H"]) == 2                                   # the group itself is untouched
+    assert texts(tricks.playable_grouped(g, "D")) == ["2H", "KH", "3S"]
+    assert texts(tricks.playable_grouped(g, None)) == ["2H", "KH", "3S"]

@@ -144,6 +144,6 @@ def test_the_tables_show_a_views_public_facts_escaped():
     assert "ck-facts" not in view_html(view)          # no facts, no empty bar
     view.facts = [("Trump", "♥ Hearts"), ("Score", "A <3> & B 5")]
     html = view_html(view)
-    assert "<dt>Trump</dt><dd>♥ Hearts</dd>" in html
-    assert "<dd>A &lt;3&gt; &amp; B 5</dd>" in html
+    assert "<b>Trump:</b> ♥ Hearts</span>" in html
+    assert "<b>Score:</b> A &lt;3&gt; &amp; B 5</span>" in html
     assert html.index("ck-facts") < html.index("ck-around")

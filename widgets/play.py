@@ -19,7 +19,7 @@ from cardkit.rules import link_rule_ids
 
 from .render import Box, Button, HTML, shared, table_html
 
-_CARD_COLORS = {"red": "#c62828", "black": "#212121", "purple": "#6a1b9a"}
+_CARD_COLORS = ("red", "black", "purple", "yellow", "blue", "green")   # the card inks render.CSS knows
 
 
 def option_label(o, value) -> str:
@@ -115,6 +115,15 @@ class PlayTable(w.VBox):
         self._undo.on_click(lambda _: self.undo())
         self._hint = Button(description="Hint", tooltip="which cards you may play, and what each would do")
         self._hint.on_click(lambda _: self.hint())
+        # the Odds panel: only for a game that computes exact odds (State.advice), so no other page pays
+        # for its button
+        self._odds_on = False
+        extra = []
+        if cls.State.advice is not cardkit.State.advice:
+            self._odds = Button(description="Odds", tooltip="exact chances for your decision now, counted over "
+                                "the cards you have not seen; click again to hide them")
+            self._odds.on_click(lambda _: self.toggle_odds())
+            extra.append(self._odds)
         self._on_yes = self._on_no = None
         self._table = HTML()
         self._card_layout = w.Layout(width="60px", height="84px", border="1px solid #555", padding="0")
@@ -127,7 +136,7 @@ class PlayTable(w.VBox):
         # the log: one HTML whose scroll box lists its content bottom-up (column-reverse), which keeps the
         # newest line in view (one widget model: each costs the page's load time)
         self._log = HTML()
-        self._bar = w.HBox(buttons + [new, self._undo, self._hint], layout=shared("wrap"))
+        self._bar = w.HBox(buttons + [new, self._undo, self._hint, *extra], layout=shared("wrap"))
         super().__init__([self._bar, self._table, self._hand, self._actions, self._msg, self._log])
         self.add_class("ck-play")
         self.new_game()
@@ -386,6 +395,26 @@ class PlayTable(w.VBox):
         self._msg.value = self._links(f"<div class='ck-hint' role='status'><b>Hint</b> — what each card would "
                                       f"do:<ul>{''.join(items)}</ul></div>")
 
+    def toggle_odds(self) -> None:
+        """Show or hide the Odds panel: the game's exact odds for the human's decision, kept up to date
+        after every move while it is shown."""
+        self._odds_on = not self._odds_on
+        self._refresh()
+
+    def odds_html(self) -> str:
+        """The Odds panel for the position in front of the human (empty when hidden or not the human's
+        turn): each figure exact, as a fraction and a percentage or an amount."""
+        if not self._odds_on:
+            return ""
+        s = self.state
+        if s.current_player != self.human:
+            return "<div class='ck-odds'><b>Odds</b> — shown when it is your turn.</div>"
+        rows = "".join(f"<tr><td>{escape(o.label)}</td><td><b>{escape(o.text())}</b></td>"
+                       f"<td><small>{escape(o.note)}</small></td></tr>" for o in s.advice(self.human))
+        body = f"<table class='ck-table'>{rows}</table>" if rows else "<p>No figures for this decision.</p>"
+        return (f"<div class='ck-odds' role='status'><b>Odds</b> — exact, counted over the cards you have not "
+                f"seen:<div class='ck-scroll-x'>{body}</div></div>")
+
     def _ck_notice(self, text: str) -> None:
         """One short line for the visitor (the kernel's guard calls it when a message to this table fails)."""
         self._show_error(text)
@@ -462,10 +491,12 @@ class PlayTable(w.VBox):
         since = "".join(f"<li>{escape(x)}</li>" for x in self._since)
         announce = (f"<div class='ck-announce ck-live' aria-live='polite'><b>What happened</b><ol>{since}</ol></div>"
                     if since else "")
-        caption = "<b>Your hand</b> — click a card to play it" + \
-            (" (the cards you may play are outlined in green):" if my_turn else ":")
+        caption = f"<b>Your hand</b> — click a card to {escape(view.hand_action or 'play it')}" + \
+            ((" (the cards you may choose are outlined in green):" if view.hand_action else
+              " (the cards you may play are outlined in green):") if my_turn else ":")
         self._table.value = self._links(table_html(view, bottom=self.human, hand_elsewhere=True,
-                                                   recent=self._recent, outcome=self.outcome()) + announce) + caption
+                                                   recent=self._recent, outcome=self.outcome()) + announce
+                                        + self.odds_html()) + caption
         hand = view.seats[self.human].hand
         playable = {a.card for a in view.legal if a.card is not None}
         marks = [("ck-playable",) if my_turn and c in playable else ("ck-unplayable",) if my_turn else ()

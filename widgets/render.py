@@ -104,6 +104,8 @@ table.ck-table td, table.ck-table th{border:1px solid #ccc;padding:3px 6px;font-
 .ck-play .ck-card.widget-button{width:60px;min-width:60px;background:#fffdf7;font-weight:bold;font-size:20px;color:#212121}
 .ck-play .ck-card.widget-button.ck-long{font-size:12px}
 .ck-play .ck-card.widget-button.ck-ink-red{color:#c62828}.ck-play .ck-card.widget-button.ck-ink-purple{color:#6a1b9a}
+.ck-play .ck-card.widget-button.ck-ink-yellow{color:#8a6d00}.ck-play .ck-card.widget-button.ck-ink-blue{color:#1565c0}
+.ck-play .ck-card.widget-button.ck-ink-green{color:#2e7d32}
 .ck-scroll-x{overflow-x:auto;max-width:100%}
 .ck-sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 table.ck-table td.ck-disputed,table.ck-table th.ck-disputed,.ck-legend .ck-disputed{outline:2px dashed #e0a800;outline-offset:-3px}
@@ -111,7 +113,8 @@ table.ck-table td.ck-changed,table.ck-table th.ck-changed,.ck-legend .ck-changed
 .ck-legend span{padding:0 4px}
 .ck-facts{display:flex;flex-wrap:wrap;gap:2px 14px;margin:4px 0;padding:4px 8px;background:#f3f6fa;
   border-radius:6px;font-size:14px;max-width:980px;box-sizing:border-box}
-.ck-facts>div{display:flex;gap:5px}.ck-facts dt{font-weight:bold;color:#333}.ck-facts dd{margin:0}
+.ck-fact b{color:#333}
+.ck-odds{font-size:14px;border-left:4px solid #ce93d8;background:#fbf5fc;padding:4px 8px;margin:4px 0;max-width:980px}
 .ck-cited{background:#fff8e1;border-radius:2px;color:inherit}
 .ck-cited:target{background:#ffd54f;outline:2px solid #e0a800;scroll-margin-top:30vh}
 .ck-source-text{white-space:pre-wrap;font-family:Georgia,serif;font-size:15px;line-height:1.5;max-width:52em;
@@ -200,8 +203,8 @@ def facts_html(facts) -> str:
     """The match's public facts (trump, dealer, running score, rank order) as one labelled line."""
     if not facts:
         return ""
-    return ("<dl class='ck-facts'>" + "".join(f"<div><dt>{escape(k)}</dt><dd>{escape(v)}</dd></div>"
-                                              for k, v in facts) + "</dl>")
+    return ("<div class='ck-facts'>" + "".join(f"<span class='ck-fact'><b>{escape(k)}:</b> {escape(v)}</span>"
+                                               for k, v in facts) + "</div>")
 
 
 def table_html(view, bottom: int = 0, width: int = 44, hand_elsewhere: bool = False, recent=None,

@@ -1,0 +1,1187 @@
+"""Écarté for two players, played as a whole match (first to five points), with the source's rules and the
+classic French rules as options.
+
+Source: ``004_…`` (the 7th Sea quick rules, "Écarte"). Where it is silent the kit uses the classic game and
+says so. Rule IDs refer to ``cardkit/rules/ecarte.toml``.
+
+A deal: the dealer gives 2 + 2, then 3 + 3 cards (the elder hand first) and turns the 11th card for trumps
+(a King scores the dealer a point, EC-1.4). The exchange (EC-2): each card thrown away is one action
+(``discard 2``: the second card of the hand as shown — a discard is face down, so its text does not
+name the card), then ``buy 2`` (or ``keep``) draws the replacements from the talon; under the classic
+reading the elder hand first ``propose``\\s or ``play``\\s and the dealer ``accept``\\s or ``refuse``\\s.
+Then five tricks; the King of trumps may be announced (``announce``) under the classic option. Deals go on
+from the talon left over (the engine deals them itself, no chance node: nothing is shuffled) until it is
+too short; then ``current_player`` is CHANCE and the protocol shuffles the whole pack (a ``Deal``).
+"""
+from __future__ import annotations
+
+from ..bots import RandomBot
+from ..cards import PIQUET32, Card
+from ..errors import CardError, IllegalActionError
+from ..game import CHANCE, TERMINAL, Action, Deal, Game, State
+from ..options import Option
+from ..rng import Rng
+from ..rules import Table
+from ..tricks import FOLLOW, OVERTAKE, TRUMP, beats, playable, why_not
+from ..view import Pile, Seat, View, plural
+
+NAMES = ["South", "North"]
+HAND = 5
+DEAL = 11                       # EC-1: 5 + 5 cards and the turned card
+FULL_EXCHANGE = DEAL + 2 * HAND  # EC-4.4 "fresh": a deal and five cards for each player
+TARGET = 5                      # EC-4: five points win the match
+ORDER = ("7", "8", "9", "10", "A", "J", "Q", "K")          # EC-0.1, low to high: the Ace below the Jack
+POWER = {c: ORDER.index(c.rank) for c in PIQUET32.cards}    # strength within a suit
+SUIT = {c: c.suit for c in PIQUET32.cards}
+SUITS = ("S", "H", "C", "D")                               # display order: colours alternate
+SUIT_NAME = {"C": "Clubs", "S": "Spades", "H": "Hearts", "D": "Diamonds"}
+SUIT_ONE = {"C": "club", "S": "spade", "H": "heart", "D": "diamond"}
+SUIT_SYM = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
+RANK_NAME = {"7": "7", "8": "8", "9": "9", "10": "10", "A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
+ORDER_TEXT = "King, Queen, Jack, Ace, 10, 9, 8, 7 — the Ace between the Jack and the 10"
+KINGS = {s: PIQUET32.parse("K" + s) for s in SUITS}
+SORT = {c: (SUITS.index(c.suit), -POWER[c]) for c in PIQUET32.cards}
+
+# the phases of a deal
+EXCHANGE, PROPOSE, ANSWER, PLAY = 0, 1, 2, 3
+
+# one action object per card and per choice, made once
+PLAY_CARD = {c: Action(c.text, c.label, c) for c in PIQUET32.cards}
+# a discard is face down, so its text names the card's place in the hand (in the order shown: suits ♠ ♥ ♣ ♦,
+# high to low), not the card: a record reproduces the game exactly, and the history shows nobody the card
+DISCARD = [{c: Action(f"discard {i + 1}", "discard " + c.label, c, data="discard") for c in PIQUET32.cards}
+           for i in range(HAND)]
+BUY = [Action("keep", "keep my cards", data="buy")] + \
+      [Action(f"buy {k}", f"buy {plural(k, 'card')}", data="buy") for k in range(1, HAND + 1)]
+PROPOSE_A = Action("propose", "propose an exchange", data="propose")
+STAND = Action("play", "play without exchanging", data="stand")
+ACCEPT = Action("accept", "accept the exchange", data="accept")
+REFUSE = Action("refuse", "refuse: play now", data="refuse")
+ANNOUNCE = Action("announce", "announce the King of trumps", data="announce")
+BUY_COUNT = {a: k for k, a in enumerate(BUY)}
+WORDS = ("propose", "play", "accept", "refuse", "keep", "buy", "announce")   # the choices that are no card
+
+OPTIONS = (
+    Option("players", 2, choices=(2,), rule="EC-0", help="Écarté is a game for two players"),
+    Option("exchange", "buy", choices=("buy", "propose"), rule="EC-2.1",
+           help="how the exchange goes: both exchange freely (the source), or the classic proposal",
+           labels={"buy": "both exchange freely (the source)", "propose": "propose and accept (classic)"}),
+    Option("king_in_hand", False, choices=(False, True), rule="EC-2.4",
+           help="the King of trumps in hand scores a point when announced (classic)"),
+    Option("stake", 1, choices=(1, 2, 5, 10), rule="EC-2.5", help="units each player puts into the pot"),
+    Option("staking", "once", choices=("once", "every deal"), rule="EC-2.5.1",
+           help="when the stakes go into the pot", labels={"once": "once a match", "every deal": "every deal"}),
+    Option("overtake", False, choices=(False, True), rule="EC-3.6",
+           help="the duty to win the trick when you can (classic)"),
+    Option("short_talon", "limit", choices=("limit", "fresh"), rule="EC-4.4",
+           help="when the talon is too short: deal while it lasts, or only with a full exchange",
+           labels={"limit": "deal while it lasts", "fresh": "only with a full exchange"}),
+)
+
+
+def signed(n: int) -> str:
+    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
+
+
+def suit_words(s: str) -> str:
+    return f"{SUIT_SYM[s]} {SUIT_NAME[s]}"
+
+
+class Ecarte(Game):
+    name = "ecarte"
+    title = "Écarté"
+    deck = PIQUET32
+    option_specs = OPTIONS
+    summary = ("Two players, five cards each and a turned trump; throw away and buy before the play, three "
+               "tricks score a point, five tricks two; the first to five points takes the pot.")
+
+    def __init__(self, **options):
+        super().__init__(**options)
+        o = self.options
+        self._deck = tuple(PIQUET32.cards)
+        self._deckset = frozenset(self._deck)
+        self.classic = o["exchange"] == "propose"
+        self.king_in_hand = o["king_in_hand"]
+        self.overtake = o["overtake"]
+        self.threshold = DEAL if o["short_talon"] == "limit" else FULL_EXCHANGE
+        self.stake = o["stake"]
+        self.stake_every_deal = o["staking"] == "every deal"
+
+    def player_names(self) -> list[str]:
+        return list(NAMES)
+
+    def full_deck(self) -> list[Card]:
+        return list(self._deck)
+
+    def stack(self, hands: list, turned=None, talon=(), dealer: int = 1) -> str:
+        """The deal text (a new shuffle) that gives these hands (5 cards each, in seat order: South, North),
+        turns `turned` (default: the first card not listed) and leaves `talon` on top of the talon (top
+        first); unlisted cards go below in the pack's order. The deal is 2 + 2, then 3 + 3, the elder hand
+        (the non-dealer) first (EC-1.2); `dealer` is who deals it (North deals the first deal, EC-1.1)."""
+        if not isinstance(hands, (list, tuple)):
+            raise IllegalActionError("EC-1.2", f"give the hands as a list of 2 hands, not {type(hands).__name__}")
+        if dealer not in (0, 1):
+            raise IllegalActionError("EC-1.1", f"the dealer is seat 0 (South) or 1 (North), not {dealer!r}")
+        hs = [PIQUET32.parse_many(h) for h in hands]
+        if len(hs) != 2 or any(len(h) != HAND for h in hs):
+            raise IllegalActionError("EC-1.2", "give 2 hands of 5 cards (South's, then North's)")
+        e, d = hs[1 - dealer], hs[dealer]
+        order = e[:2] + d[:2] + e[2:] + d[2:]
+        top = ([PIQUET32.parse(turned)] if turned is not None else []) + PIQUET32.parse_many(talon)
+        rest = list(self._deck)
+        for c in order + top:
+            if c not in rest:
+                raise IllegalActionError("EC-0.1", f"{c.label} is listed twice (the pack holds each card once)")
+            rest.remove(c)
+        if turned is None:
+            top.insert(0, rest.pop(0))
+        return "deal: " + PIQUET32.format(order + top + rest)
+
+    def rule_tables(self) -> dict:
+        return {"ranks": ranks_table(), "beats": beats_table(self.options), "points": points_table(self.options),
+                "settlement": settlement_table(self.options)}
+
+    def bots(self) -> dict:
+        return {"random": RandomBot, "careful": CarefulBot, "rule-based": RuleBot}
+
+
+class EcarteState(State):
+    # set up --------------------------------------------------------------------------------------
+    def _start(self) -> None:
+        g = self.game
+        self._classic = g.classic
+        self._king_opt = g.king_in_hand
+        self._overtake = g.overtake
+        self.hands: list[list[Card]] = [[], []]
+        self.talon: list[Card] = []            # the top of the talon is the END of the list
+        self.turned: Card | None = None
+        self.trump: str | None = None
+        self.dealer = 1                        # EC-1.1: North deals the first deal
+        self.elder = 0
+        self.phase = PLAY
+        self.exch = 0                          # who is exchanging (phase EXCHANGE)
+        self.ndisc = 0                         # cards thrown away in this turn of the exchange
+        self.min_disc = 0                      # classic: the elder hand throws away at least one
+        self.exchanges = 0                     # completed exchange rounds in this deal (classic: proposals)
+        self.stood = False                     # EC-2.3: the elder hand played without proposing
+        self.refused = False                   # EC-2.3: the dealer refused the first proposal
+        self.bought = [0, 0]                   # cards bought in this deal, per player
+        self.discards: list[list[Card]] = [[], []]   # this deal's discards, per player
+        self.trick: list[tuple[int, Card]] = []
+        self.led: str | None = None
+        self.tricks = [0, 0]
+        self.won: list[list[tuple]] = [[], []]   # this deal's tricks, per player
+        self.last_trick: tuple | None = None     # (trick, winner, deal number, trick number, trumps)
+        self.points = [0, 0]
+        self.deal_points = [0, 0]                # points made in this deal so far (Kings)
+        self.king_held: int | None = None        # EC-2.4: who announced the King of trumps this deal
+        self.king_pending = [False, False]       # may still announce (has not played a card yet)
+        self.king_turned = False
+        self.deal_no = 0
+        self.shuffles = 0
+        self.deals: list[dict] = []              # each finished deal: what it scored
+        self.pot = 0
+        self.paid = [0, 0]
+        self.staked = False
+        self.winner: int | None = None
+        self.settlement = [0, 0]
+        # since the last shuffle: the cards out of play, and who got each card (resample)
+        self.out: list[tuple] = []               # (seat or None, card, face up?) in the order they went out
+        self.got: dict = {}                      # card -> seat it went to (dealt or bought)
+        self.shown: list[tuple] = []             # (seat or None, card) shown to both: played, turned, announced
+        self.shuffle: tuple = ()                 # the cards of the latest Deal
+        self._cp = CHANCE
+
+    @property
+    def current_player(self) -> int:
+        return self._cp
+
+    @property
+    def hands_dealt(self) -> int:
+        """Deals made so far in the match (``cardkit bench`` counts them)."""
+        return self.deal_no
+
+    # dealing -------------------------------------------------------------------------------------
+    def _check_deal(self, deal: Deal) -> None:
+        cards = deal.cards
+        if len(cards) != 32 or set(cards) != self.game._deckset:
+            raise IllegalActionError("deal", "a deal must hold exactly the 32 cards of the pack, each once",
+                                     deal.text[:60])
+
+    def _deal(self, deal: Deal) -> None:
+        """A new shuffle (EC-4.3): the whole pack is the talon, and the next deal comes from it."""
+        cards = deal.cards
+        self.shuffle = cards
+        self.shuffles += 1
+        self.talon = list(cards[::-1])
+        self.out = []
+        self.got = {}
+        self.shown = []
+        self.hands = [[], []]
+        self.discards = [[], []]
+        self.turned = None
+        self._deal_from_talon()
+
+    def _deal_from_talon(self) -> None:
+        """EC-1.2: 2 + 2, then 3 + 3 from the top of the talon, the elder hand first; the next card is turned
+        (EC-1.3); a King scores the dealer a point (EC-1.4)."""
+        t = self.talon
+        d = self.dealer
+        e = 1 - d
+        self.elder = e
+        he = [t.pop(), t.pop()]
+        hd = [t.pop(), t.pop()]
+        he += (t.pop(), t.pop(), t.pop())
+        hd += (t.pop(), t.pop(), t.pop())
+        turned = t.pop()
+        got = self.got
+        for c in he:
+            got[c] = e
+        for c in hd:
+            got[c] = d
+        hands = self.hands
+        he.sort(key=SORT.__getitem__)
+        hd.sort(key=SORT.__getitem__)
+        hands[e], hands[d] = he, hd
+        self.turned = turned
+        self.trump = turned.suit
+        self.shown.append((None, turned))
+        self.deal_no += 1
+        self.discards = [[], []]
+        self.bought = [0, 0]
+        self.trick = []
+        self.tricks = [0, 0]
+        self.won = [[], []]
+        self.deal_points = [0, 0]
+        self.king_held = None
+        self.king_pending = [False, False]
+        self.king_turned = False
+        self.exchanges = 0
+        self.stood = self.refused = False
+        self.phase = EXCHANGE
+        if turned.rank == "K":                        # EC-1.4
+            self.king_turned = True
+            if self._score(d, 1):
+                return
+        self._begin_exchange()
+
+    def _score(self, p: int, pts: int) -> bool:
+        """Credit `pts` to `p` now (EC-4.7); True if that ends the match (five points)."""
+        self.points[p] += pts
+        self.deal_points[p] += pts
+        if self.points[p] >= TARGET:
+            self._end_match(p)
+            return True
+        return False
+
+    # the exchange --------------------------------------------------------------------------------
+    def _begin_exchange(self) -> None:
+        self.exchanges = 0
+        if self._classic:
+            if self.talon:
+                self.phase = PROPOSE
+                self._cp = self.elder
+            else:
+                self._begin_play()
+        else:
+            self._exchange_turn(self.elder)
+
+    def _exchange_turn(self, p: int) -> None:
+        """`p` exchanges (EC-2.2) — unless the talon is empty (EC-4.4)."""
+        if not self.talon:
+            self._after_exchange(p)
+            return
+        self.phase = EXCHANGE
+        self.exch = p
+        self.ndisc = 0
+        self.min_disc = 1 if (self._classic and p == self.elder) else 0
+        self._cp = p
+
+    def _after_exchange(self, p: int) -> None:
+        if p == self.elder:
+            self._exchange_turn(self.dealer)
+            return
+        self.exchanges += 1
+        if self._classic and self.talon:
+            self.phase = PROPOSE                      # EC-2.1 classic: the elder hand may propose again
+            self._cp = self.elder
+        else:
+            self._begin_play()
+
+    def _begin_play(self) -> None:
+        g = self.game
+        if g.stake_every_deal or not self.staked:     # EC-2.5, EC-2.5.1
+            self.pot += 2 * g.stake
+            self.paid[0] += g.stake
+            self.paid[1] += g.stake
+            self.staked = True
+        self.phase = PLAY
+        self.led = None
+        if self._king_opt:                            # EC-2.4: the holder may announce it
+            k = KINGS[self.trump]
+            for p in (0, 1):
+                self.king_pending[p] = k in self.hands[p]
+        self._cp = self.elder                         # EC-3.1
+
+    # the protocol --------------------------------------------------------------------------------
+    def _legal(self) -> list:
+        p = self._cp
+        phase = self.phase
+        if phase == PLAY:
+            hand = self.hands[p]
+            trick = self.trick
+            if not trick:
+                out = [PLAY_CARD[c] for c in hand]
+            else:
+                first = trick[0][1]
+                out = [PLAY_CARD[c] for c in playable(hand, self.led, SUIT, self.trump, True,
+                                                      first if self._overtake else None, POWER)]
+            if self._king_opt and self.king_pending[p]:
+                out.append(ANNOUNCE)
+            return out
+        if phase == EXCHANGE:
+            nd = self.ndisc
+            out = [DISCARD[i][c] for i, c in enumerate(self.hands[p])] if len(self.talon) > nd else []
+            if nd >= self.min_disc:
+                out.append(BUY[nd])
+            return out
+        if phase == PROPOSE:
+            return [PROPOSE_A, STAND]
+        return [ACCEPT, REFUSE]
+
+    def _apply(self, action) -> None:
+        card = action.card
+        data = action.data
+        if data is None:
+            self._play(card)
+            return
+        p = self._cp
+        if data == "discard":
+            self.hands[p].remove(card)
+            self.discards[p].append(card)
+            self.ndisc += 1
+            return
+        if data == "buy":
+            k = self.ndisc
+            hand, t, got = self.hands[p], self.talon, self.got
+            for _ in range(k):
+                c = t.pop()
+                hand.append(c)
+                got[c] = p
+            if k:
+                hand.sort(key=SORT.__getitem__)
+            self.bought[p] += k
+            self._after_exchange(p)
+            return
+        if data == "announce":                        # EC-2.4
+            self.king_pending[p] = False
+            self.king_held = p
+            self.shown.append((p, KINGS[self.trump]))
+            self._score(p, 1)
+            return
+        if data == "propose":
+            self.phase = ANSWER
+            self._cp = self.dealer
+            return
+        if data == "stand":                           # EC-2.3: standing at the first chance is a risk
+            if self.exchanges == 0:
+                self.stood = True
+            self._begin_play()
+            return
+        if data == "refuse":
+            if self.exchanges == 0:
+                self.refused = True
+            self._begin_play()
+            return
+        # accept
+        self._exchange_turn(self.elder)
+
+    def _play(self, card: Card) -> None:
+        p = self._cp
+        self.hands[p].remove(card)
+        if self._king_opt:
+            self.king_pending[p] = False              # EC-2.4: too late to announce once a card is played
+        self.shown.append((p, card))
+        trick = self.trick
+        if not trick:
+            trick.append((p, card))
+            self.led = SUIT[card]
+            self._cp = 1 - p
+            return
+        lp, first = trick[0]
+        w = p if beats(card, first, self.led, self.trump, SUIT, POWER) else lp     # EC-3.5
+        trick.append((p, card))
+        t = tuple(trick)
+        self.won[w].append(t)
+        tricks = self.tricks
+        tricks[w] += 1
+        n = tricks[0] + tricks[1]
+        self.last_trick = (t, w, self.deal_no, n, self.trump)
+        self.trick = []
+        self.led = None
+        if n < HAND:
+            self._cp = w                              # EC-3.1: the winner leads
+            return
+        self._end_deal()
+
+    def _end_deal(self) -> None:
+        """EC-4.1: three or four tricks one point, five two; EC-2.3 the classic risk of standing."""
+        tricks = self.tricks
+        w = 0 if tricks[0] >= 3 else 1
+        pts = 2 if tricks[w] == HAND else 1
+        why = "vole" if pts == 2 else "point"
+        if self._classic and pts == 1 and ((self.stood and w == self.dealer) or (self.refused and w == self.elder)):
+            pts, why = 2, "stood"
+        self._finish_deal(w, pts, why)
+
+    def _finish_deal(self, w, pts, why) -> None:
+        ended = w is not None and self._score(w, pts)
+        self.deals.append({"deal": self.deal_no, "dealer": self.dealer, "trump": self.trump, "turned": self.turned,
+                           "tricks": list(self.tricks), "points": list(self.deal_points), "winner": w,
+                           "why": why, "king_turned": self.king_turned, "king_held": self.king_held,
+                           "bought": list(self.bought), "total": list(self.points)})
+        if ended:
+            return
+        self._next_deal()
+
+    def _next_deal(self) -> None:
+        """EC-4.2 / EC-4.3: the other player deals, from the talon while it serves (EC-4.4), else a new
+        shuffle (CHANCE)."""
+        out = self.out
+        for p in (0, 1):
+            for c in self.discards[p]:
+                out.append((p, c, False))
+        for p in (0, 1):
+            for t in self.won[p]:
+                for q, c in t:
+                    out.append((q, c, True))
+        out.append((None, self.turned, True))
+        self.dealer = 1 - self.dealer
+        self.elder = 1 - self.dealer
+        if len(self.talon) >= self.game.threshold:
+            self._deal_from_talon()
+        else:
+            self._cp = CHANCE
+
+    def _end_match(self, w: int) -> None:
+        """EC-4.5 / EC-4.6: the winner takes the pot; a loser on 0 pays it once more."""
+        self.winner = w
+        lose = 1 - w
+        gain = self.paid[lose] + (self.pot if self.points[lose] == 0 else 0)
+        self.settlement = [0, 0]
+        self.settlement[w], self.settlement[lose] = gain, -gain
+        self._cp = TERMINAL
+        if self.phase != PLAY or self.trick or sum(self.tricks) < HAND:   # ended within a deal (EC-4.7)
+            if not self.deals or self.deals[-1]["deal"] != self.deal_no:
+                self.deals.append({"deal": self.deal_no, "dealer": self.dealer, "trump": self.trump,
+                                   "turned": self.turned, "tricks": list(self.tricks),
+                                   "points": list(self.deal_points), "winner": None, "why": "ended",
+                                   "king_turned": self.king_turned, "king_held": self.king_held,
+                                   "bought": list(self.bought), "total": list(self.points)})
+
+    # results -------------------------------------------------------------------------------------
+    def _scores(self) -> list:
+        """The match points while it is played; once it is over, the settlement in units of the stake
+        (EC-2.5, EC-4.5, EC-4.6): what each player won or lost."""
+        if self._cp == TERMINAL:
+            return list(self.settlement)
+        return list(self.points)
+
+    def _winners(self) -> list[int]:
+        return [self.winner] if self.winner is not None else []
+
+    def _snapshot(self) -> tuple:
+        t = lambda cs: tuple(c.text for c in cs)  # noqa: E731
+        tr = lambda tk: tuple((p, c.text) for p, c in tk)  # noqa: E731
+        return (tuple(t(h) for h in self.hands), t(self.talon), self.turned.text if self.turned else None,
+                self.dealer, self.elder, self.phase, self.exch, self.ndisc, self.min_disc, self.exchanges,
+                self.stood, self.refused, tuple(self.bought), tuple(t(d) for d in self.discards), tr(self.trick),
+                tuple(self.tricks), tuple(tuple(tr(x) for x in w) for w in self.won), tuple(self.points),
+                tuple(self.deal_points), self.king_held, tuple(self.king_pending), self.king_turned, self.deal_no,
+                self.shuffles, self.pot, tuple(self.paid), self.staked, self.winner, tuple(self.settlement),
+                tuple((p, c.text, f) for p, c, f in self.out), self._cp,
+                None if self.last_trick is None else (tr(self.last_trick[0]), *self.last_trick[1:]),
+                tuple(tuple(sorted((k, v.text if isinstance(v, Card) else tuple(v) if isinstance(v, list) else v)
+                                   for k, v in d.items())) for d in self.deals))
+
+    def _copy(self) -> "EcarteState":
+        """A light copy for looking ahead (describe): shares the game and the history."""
+        c = object.__new__(type(self))
+        c.__dict__.update(self.__dict__)
+        c.hands = [list(h) for h in self.hands]
+        c.talon = list(self.talon)
+        c.discards = [list(d) for d in self.discards]
+        c.trick = list(self.trick)
+        c.tricks = list(self.tricks)
+        c.won = [list(w) for w in self.won]
+        c.points = list(self.points)
+        c.deal_points = list(self.deal_points)
+        c.king_pending = list(self.king_pending)
+        c.bought = list(self.bought)
+        c.deals = list(self.deals)
+        c.paid = list(self.paid)
+        c.settlement = list(self.settlement)
+        c.out = list(self.out)
+        c.got = dict(self.got)
+        c.shown = list(self.shown)
+        c._legal_cache = None
+        return c
+
+    # why an action is not legal, in the words of the buttons ---------------------------------------
+    def _illegal(self, text: str) -> IllegalActionError:
+        p = self._cp
+        who = NAMES[p]
+        t = text.strip().lower()
+        phase = self.phase
+        word = t.split()[0] if t else ""
+        if word in WORDS:
+            return self._illegal_word(word, text)
+        is_discard = word == "discard"
+        body = t[len("discard"):].strip() if is_discard else t
+        if phase == PROPOSE:
+            return IllegalActionError("EC-2.1", f"first the exchange: {who} proposes an exchange or plays "
+                                      "without exchanging", text)
+        if phase == ANSWER:
+            return IllegalActionError("EC-2.1", f"{NAMES[self.elder]} proposes an exchange: accept or refuse it "
+                                      "first", text)
+        if is_discard and phase != EXCHANGE:
+            return IllegalActionError("EC-2", "the exchange is over: play a card", text)
+        hand = self.hands[p]
+        card = None
+        if not (is_discard and body.isdigit()):
+            try:
+                card = PIQUET32.parse(body)
+            except CardError:
+                return IllegalActionError("EC-0.1", f"{text!r} is not a card of the 32-card pack (7 … Ace) nor a "
+                                          "choice of the table; write rank then suit, e.g. KH, AS, 10D, 7C", text)
+        if card is not None and card not in hand:
+            verb = "throw away" if phase == EXCHANGE else "play"
+            return IllegalActionError("EC-2" if phase == EXCHANGE else "EC-3",
+                                      f"you do not hold {card.label}: {verb} a card from your own hand", text)
+        if phase == EXCHANGE:
+            if len(self.talon) - self.ndisc <= 0:
+                return IllegalActionError("EC-4.4", f"the talon holds only {plural(len(self.talon), 'card')}: you "
+                                          f"may throw away no more than that — buy {len(self.talon)}", text)
+            if card is None:
+                return IllegalActionError("EC-2.2", f"your hand holds {plural(len(hand), 'card')}: discard 1 … "
+                                          f"{len(hand)} (its place in your hand as shown), or click the card", text)
+            return IllegalActionError("EC-2.2", f"in the exchange you throw cards away: click {card.label} or "
+                                      f"write “discard {hand.index(card) + 1}” (its place in your hand)", text)
+        if not self.trick:
+            return super()._illegal(text)
+        first = self.trick[0][1]
+        led = self.led
+        duty = why_not(card, hand, led, SUIT, self.trump, True, first if self._overtake else None, POWER)
+        if duty == FOLLOW:
+            return IllegalActionError("EC-3.2", f"you hold a {SUIT_ONE[led]}: follow suit", text)
+        if duty == TRUMP:
+            return IllegalActionError("EC-3.3", f"you have no {SUIT_ONE[led]} but hold a trump "
+                                      f"({SUIT_NAME[self.trump].lower()}): you must trump", text)
+        if duty == OVERTAKE:
+            return IllegalActionError("EC-3.6", f"you can beat the {first.label}: you must win the trick", text)
+        return super()._illegal(text)
+
+    def _illegal_word(self, word: str, text: str) -> IllegalActionError:
+        """Why a choice of the exchange (propose, play, accept, refuse, keep, buy) or announce is not legal."""
+        phase = self.phase
+        if word in ("propose", "play", "accept", "refuse"):
+            if not self._classic:
+                return IllegalActionError("EC-2.1", "both players exchange freely here: nobody proposes or "
+                                          "accepts; throw cards away and buy, or keep your cards", text)
+            if phase == PLAY:
+                return IllegalActionError("EC-2.1", "the exchange is over: play a card", text)
+            if word in ("accept", "refuse"):
+                return IllegalActionError("EC-2.1", "only the dealer accepts or refuses, once the elder hand has "
+                                          "proposed an exchange", text)
+            return IllegalActionError("EC-2.1", "only the elder hand proposes or plays on, before an exchange",
+                                      text)
+        if word == "announce":
+            if not self._king_opt:
+                return IllegalActionError("EC-2.4", "the King of trumps in hand scores nothing here: only a "
+                                          "turned King scores", text)
+            if phase != PLAY:
+                return IllegalActionError("EC-2.4", "the King of trumps is announced in the play, before your "
+                                          "first card", text)
+            return IllegalActionError("EC-2.4", "only the holder of the King of trumps may announce it, before "
+                                      "playing his first card of the deal", text)
+        # keep / buy
+        if phase != EXCHANGE:
+            return IllegalActionError("EC-2", "it is not the exchange now", text)
+        if self.ndisc < self.min_disc:
+            return IllegalActionError("EC-2.1", "you proposed the exchange: throw away at least one card first",
+                                      text)
+        return IllegalActionError("EC-2.2", f"you have thrown away {plural(self.ndisc, 'card')}: "
+                                  + ("keep your cards" if self.ndisc == 0 else f"buy {self.ndisc}"), text)
+
+    # what resample needs -----------------------------------------------------------------------------
+    def _deal_owners(self) -> list:
+        got = self.got
+        return [got.get(c) for c in self.shuffle]
+
+    def _revealed(self) -> list:
+        return list(self.shown)
+
+    # presentation --------------------------------------------------------------------------------
+    def _view(self, player: int | None = None) -> View:
+        g = self.game
+        teacher = player is None
+        cp = self._cp
+        king = KINGS.get(self.trump) if self.king_held is not None else None
+        seats = []
+        for p in (0, 1):
+            h = self.hands[p]
+            if teacher or player == p:
+                hand = list(h)
+            elif self.king_held == p and king in h:
+                hand = [king] + [None] * (len(h) - 1)
+            else:
+                hand = [None] * len(h)
+            role = "dealer" if p == self.dealer else "elder hand"
+            info = role if cp == CHANCE and not self.deal_no else f"{role} · {plural(self.tricks[p], 'trick')}"
+            seats.append(Seat(p, NAMES[p], hand, score=plural(self.points[p], "point"), info=info,
+                              current=p == cp))
+        piles = []
+        if self.trick or (cp >= 0 and self.phase == PLAY):
+            note = f"{SUIT_ONE[self.led]}s led" if self.trick else ""
+            piles.append(Pile("Trick", [(NAMES[q], c) for q, c in self.trick], note=note, kind="trick"))
+        if self.turned is not None:
+            piles.append(Pile("Trump card", [("", self.turned)], note=f"trumps: {SUIT_NAME[self.trump].lower()}"))
+        piles.append(Pile("Talon", [], count=len(self.talon), kind="stock"))
+        if any(self.discards):
+            piles.append(Pile("Discards", [(NAMES[q], c if teacher or player == q else None)
+                                           for q in (0, 1) for c in self.discards[q]],
+                              note="face down; each player knows his own"))
+        if self.last_trick:
+            piles.append(Pile("Last trick", [(NAMES[q], c) for q, c in self.last_trick[0]], kind="last-trick",
+                              note=self.trick_note(self.last_trick)))
+        for p in (0, 1):
+            piles.append(Pile(f"Won by {NAMES[p]}", [(NAMES[q], c) for t in self.won[p] for q, c in t], kind="won"))
+        if self.out:
+            piles.append(Pile("Out of play since the shuffle",
+                              [(NAMES[q] if q is not None else "turned", c if (up or teacher or player == q) else None)
+                               for q, c, up in self.out], kind="won"))
+        legal = list(self.legal_actions()) if cp >= 0 and player in (None, cp) else []
+        term = cp == TERMINAL
+        return View(g.name, g.title, player, seats, piles, self.status(), cp if cp >= 0 else None, term,
+                    self.result_text() if term else "", legal, facts=self.facts(),
+                    hand_action="throw it away (face down)" if self.phase == EXCHANGE and cp >= 0 else "")
+
+    def facts(self) -> list:
+        """The public facts of the match, in plain words (View.facts)."""
+        g = self.game
+        out = []
+        if self.turned is not None and self._cp != CHANCE:
+            out.append(("Trump", f"{suit_words(self.trump)} — the {self.turned.label} turned"))
+        nxt = NAMES[self.dealer] if self._cp == CHANCE else NAMES[1 - self.dealer]
+        if self._cp == CHANCE:
+            out.append(("Dealer", f"{NAMES[self.dealer]} deals next, from a new shuffle"))
+        elif self._cp != TERMINAL:
+            out.append(("Dealer", f"{NAMES[self.dealer]} — {NAMES[self.elder]} leads; {nxt} deals next"))
+        out.append(("Score", f"South {self.points[0]}, North {self.points[1]} · {TARGET} points win"))
+        if self.king_held is not None and self._cp != CHANCE:
+            out.append(("King of trumps", f"{NAMES[self.king_held]} announced it: 1 point"))
+        out.append(("Talon", f"{plural(len(self.talon), 'card')} — a new shuffle when it cannot give a deal"))
+        stake = g.stake
+        if self.pot:
+            out.append(("Pot", f"{plural(self.pot, 'unit')} ({plural(self.paid[0], 'unit')} from each)"))
+        else:
+            out.append(("Pot", f"empty — {plural(stake, 'unit')} each after the exchange"))
+        out.append(("Rank order", ORDER_TEXT))
+        return out
+
+    def trick_note(self, last) -> str:
+        (lp, first), (fp, second) = last[0]
+        w, trump = last[1], last[4]
+        if SUIT[second] == SUIT[first]:
+            why = f"the higher {SUIT_ONE[SUIT[first]]} takes it"
+        elif SUIT[second] == trump:
+            why = "a trump takes it"
+        else:
+            why = f"{NAMES[fp]} played another suit: the {SUIT_ONE[SUIT[first]]} led takes it"
+        return f"won by {NAMES[w]}: {why} [EC-3.5]"
+
+    def progress(self) -> tuple[str, str]:
+        if self._cp == CHANCE:
+            return f"Deal {self.deal_no + 1}", ""
+        if self._cp == TERMINAL:
+            return f"Deal {self.deal_no}", "End of the match"
+        if self.phase != PLAY:
+            return f"Deal {self.deal_no}", "Exchange"
+        return f"Deal {self.deal_no}", f"Trick {self.tricks[0] + self.tricks[1] + 1}"
+
+    def score_table(self):
+        rows = []
+        for d in self.deals:
+            tricks = "—" if d["why"] == "ended" and not any(d["tricks"]) else f"{d['tricks'][0]}–{d['tricks'][1]}"
+            notes = []
+            if d["king_turned"]:
+                notes.append(f"King turned: {NAMES[d['dealer']]} +1")
+            if d["king_held"] is not None:
+                notes.append(f"King of trumps: {NAMES[d['king_held']]} +1")
+            if d["why"] == "vole":
+                notes.append("five tricks: 2 points")
+            elif d["why"] == "stood":
+                notes.append("the player who stood lost: 2 points")
+            elif d["why"] == "ended":
+                notes.append("the match ended within the deal")
+            rows.append([f"Deal {d['deal']}", NAMES[d["dealer"]], suit_words(d["trump"]), tricks,
+                         f"+{d['points'][0]}", f"+{d['points'][1]}", "; ".join(notes)])
+        rows.append(["Points", "", "", "", str(self.points[0]), str(self.points[1]), ""])
+        if self._cp == TERMINAL:
+            s = self.settlement
+            rows.append(["Units won", "", "", "", signed(s[0]), signed(s[1]),
+                         f"pot {plural(self.pot, 'unit')}" + ("; the loser had no point: he pays it once more"
+                                                             if self.points[1 - self.winner] == 0 else "")])
+        return Table(["", "dealer", "trump", "tricks South–North", "South", "North", "notes"], rows,
+                     "Points per deal (EC-4.1, EC-1.4, EC-2.4) and the pot (EC-4.5, EC-4.6)")
+
+    def status(self) -> str:
+        cp = self._cp
+        if cp == CHANCE:
+            return f"Deal {self.deal_no + 1}: {NAMES[self.dealer]} shuffles the whole pack and deals."
+        if cp == TERMINAL:
+            return self.result_text()
+        who = NAMES[cp]
+        if self.phase == PROPOSE:
+            return f"{who} may propose an exchange or play without exchanging."
+        if self.phase == ANSWER:
+            return f"{NAMES[self.elder]} proposes an exchange: {who} accepts or refuses."
+        if self.phase == EXCHANGE:
+            room = len(self.talon)
+            if self.ndisc:
+                return (f"{who} has thrown away {plural(self.ndisc, 'card')}: more, or buy {self.ndisc} "
+                        f"(the talon holds {room}).")
+            need = " at least one" if self.min_disc else ""
+            return (f"{who} may throw away{need} cards face down and buy as many from the talon "
+                    f"({plural(room, 'card')} in it).")
+        if not self.trick:
+            return f"Deal {self.deal_no}: {who} leads."
+        return f"{who} answers the {self.trick[0][1].label}."
+
+    def result_text(self) -> str:
+        if self.winner is None:
+            return ""
+        w, lose = self.winner, 1 - self.winner
+        gain = self.settlement[w]
+        zero = " — the loser has no point and pays the pot once more" if self.points[lose] == 0 else ""
+        return (f"{NAMES[w]} wins the match {self.points[w]}–{self.points[lose]} after "
+                f"{plural(self.deal_no, 'deal')} and takes the pot of {plural(self.pot, 'unit')}{zero}: "
+                f"{NAMES[w]} +{plural(gain, 'unit')}, {NAMES[lose]} −{plural(gain, 'unit')}.")
+
+    # narration -----------------------------------------------------------------------------------
+    def describe(self, action, after: State | None = None) -> str:
+        if action.__class__ is Deal:
+            d = NAMES[self.dealer]
+            e = NAMES[1 - self.dealer]
+            cards = action.cards
+            turned = cards[DEAL - 1] if len(cards) >= DEAL else None
+            line = (f"Deal {self.deal_no + 1}: {d} shuffles the whole pack and deals five cards each, two and two "
+                    f"then three and three, {e} first [EC-1.2].")
+            if turned is not None:
+                line += self._turn_text(turned, self.dealer)
+                line += f" {plural(32 - DEAL, 'card')} form the talon."
+            return line
+        p = self._cp
+        who = NAMES[p]
+        ahead = after is None          # a move not yet made (the Hint): the next deal's cards are unseen
+        if ahead:
+            after = self._copy()
+            after._apply(action)
+        data = action.data
+        if data == "discard":
+            line = f"{who} throws a card away, face down [EC-2]."
+        elif data == "buy":
+            k = BUY_COUNT[action]
+            line = (f"{who} keeps his cards [EC-2]." if k == 0 else
+                    f"{who} buys {plural(k, 'card')} from the talon [EC-2].")
+        elif data == "propose":
+            line = f"{who} proposes an exchange [EC-2.1]."
+        elif data in ("stand", "refuse"):
+            verb = "plays without exchanging" if data == "stand" else "refuses the exchange"
+            line = f"{who} {verb} [EC-2.1]"
+            if self.exchanges == 0:                  # EC-2.3: standing at the first chance is a risk
+                line += f": he must now take three tricks, or {NAMES[1 - p]} scores 2 [EC-2.3]."
+            else:
+                line += "."
+        elif data == "accept":
+            line = f"{who} accepts the exchange [EC-2.1]."
+        elif data == "announce":
+            line = (f"{who} announces the King of trumps ({KINGS[self.trump].label}): 1 point [EC-2.4]. "
+                    f"Score: South {after.points[0]}, North {after.points[1]}.")
+        else:
+            line = self._play_text(action.card, after)
+        return line + self._after_text(after, ahead)
+
+    def _turn_text(self, turned: Card, dealer: int) -> str:
+        line = f" The eleventh card, {turned.label}, is turned: {SUIT_NAME[turned.suit].lower()} are trumps [EC-1.3]."
+        if turned.rank == "K":
+            line += f" A King: {NAMES[dealer]} scores 1 point at once [EC-1.4]."
+        return line
+
+    def _play_text(self, card: Card, after) -> str:
+        who = NAMES[self._cp]
+        if not self.trick:
+            return f"{who} leads {card.label}."
+        first = self.trick[0][1]
+        led = self.led
+        w = after.last_trick[1]
+        if SUIT[card] == led:
+            if w == self._cp:
+                return f"{who} follows with {card.label} and takes the trick [EC-3.5]."
+            return f"{who} follows with {card.label}: {NAMES[w]}'s {first.label} takes the trick [EC-3.5]."
+        if SUIT[card] == self.trump:
+            return f"{who} has no {SUIT_ONE[led]} and trumps with {card.label} [EC-3.3]: the trick is his [EC-3.5]."
+        return (f"{who} has neither a {SUIT_ONE[led]} nor a trump and plays {card.label} [EC-3.4]: {NAMES[w]}'s "
+                f"{first.label} takes the trick [EC-3.5].")
+
+    def _after_text(self, after, ahead: bool = False) -> str:
+        """What followed by itself: the end of the exchange, the end of the deal, the next deal, the end.
+        `ahead`: narrating a move not yet made, so the card the next deal turns is not named."""
+        line = ""
+        if self.phase != PLAY and after.phase == PLAY and after.deal_no == self.deal_no:
+            staked = after.pot - self.pot
+            if staked:
+                line += (f" The exchange is over; both put {plural(self.game.stake, 'unit')} into the pot, which "
+                         f"holds {plural(after.pot, 'unit')} [EC-2.5].")
+            else:
+                line += " The exchange is over."
+            line += f" {NAMES[after.elder]} leads [EC-3.1]."
+        elif after._cp >= 0 and after.phase == EXCHANGE and (self.phase != EXCHANGE or after.exch != self.exch) \
+                and after.deal_no == self.deal_no:
+            line += f" {NAMES[after.exch]} exchanges next."
+        elif self.phase == EXCHANGE and after.phase == PROPOSE:
+            line += f" {NAMES[after.elder]} may propose again."
+        if len(after.deals) > len(self.deals):
+            d = after.deals[len(self.deals)]
+            if d["why"] != "ended":
+                w = d["winner"]
+                t = d["tricks"][w]
+                if d["why"] == "vole":
+                    how = "all five tricks: 2 points [EC-4.1]"
+                elif d["why"] == "stood":
+                    how = (f"{plural(t, 'trick')}; {NAMES[1 - w]}, who stood, did not make three: 2 points "
+                           "[EC-2.3]")
+                else:
+                    how = f"{plural(t, 'trick')}: 1 point [EC-4.1]"
+                line += f" {NAMES[w]} takes {how}. Score: South {d['total'][0]}, North {d['total'][1]}."
+        if after.deal_no > self.deal_no and after._cp != CHANCE:
+            left = len(after.talon)
+            line += (f" Deal {after.deal_no}: {NAMES[after.dealer]} deals from the talon, two and two then three "
+                     f"and three [EC-4.3].") + ("" if ahead else self._turn_text(after.turned, after.dealer)) + \
+                f" {plural(left, 'card')} left in the talon."
+        elif after._cp == CHANCE and self._cp != CHANCE:
+            line += (f" The talon holds {plural(len(after.talon), 'card')}, too few for the next deal"
+                     + (" and a full exchange" if self.game.threshold > DEAL else "")
+                     + ": the whole pack is shuffled again [EC-4.3, EC-4.4].")
+        if after._cp == TERMINAL:
+            line += " " + after.result_text()
+        return line
+
+
+Ecarte.State = EcarteState
+GAME = Ecarte
+
+
+# --- tables generated from the engine ----------------------------------------------------------------
+def ranks_table() -> Table:
+    rows = [[RANK_NAME[r], str(len(ORDER) - i)] for i, r in enumerate(reversed(ORDER))]
+    return Table(["card", "rank in its suit (8 highest)"], rows,
+                 "The rank order in every suit, highest first: the Ace between the Jack and the 10")
+
+
+def beats_table(opts: dict) -> Table:
+    """Who takes a trick led with the J♥, hearts led, spades trumps: computed with the engine's trick rule."""
+    p = PIQUET32.parse
+    led = p("JH")
+    rows = []
+    for label, card in (("a higher heart (Q♥)", p("QH")), ("a lower heart (A♥)", p("AH")),
+                        ("a trump (7♠)", p("7S")), ("another suit, however high (K♣)", p("KC"))):
+        w = "the second card" if beats(card, led, "H", "S", SUIT, POWER) else "the led J♥"
+        rows.append([label, w])
+    rows.append(["trumps led (J♠), a higher trump (Q♠)",
+                 "the second card" if beats(p("QS"), p("JS"), "S", "S", SUIT, POWER) else "the led J♠"])
+    return Table(["J♥ led (♠ trumps), answered with", "takes the trick"], rows,
+                 "Who takes the trick")
+
+
+def points_table(opts: dict) -> Table:
+    rows = [["0, 1 or 2", "nothing (the other player has 3 or more)"], ["3 or 4", "1 point"], ["5", "2 points"]]
+    if opts["exchange"] == "propose":
+        rows.append(["… the other player stood (played without proposing, or refused the first proposal) and "
+                     "took fewer than 3", "2 points (EC-2.3)"])
+    return Table(["tricks in the deal", "points"], rows,
+                 f"Points for the tricks of a deal; {TARGET} points win the match")
+
+
+def settlement_table(opts: dict) -> Table:
+    s = opts["stake"]
+    if opts["staking"] == "once":
+        pot = 2 * s
+        rows = [["the loser has 1 point or more", f"+{plural(s, 'unit')}", f"−{plural(s, 'unit')}"],
+                ["the loser has no point", f"+{plural(s + pot, 'unit')}", f"−{plural(s + pot, 'unit')}"]]
+        cap = f"What the match is worth: the pot holds {plural(pot, 'unit')}, {s} from each"
+    else:
+        rows = [["the loser has 1 point or more", f"+{s} × deals staked", f"−{s} × deals staked"],
+                ["the loser has no point", f"+{3 * s} × deals staked", f"−{3 * s} × deals staked"]]
+        cap = f"What the match is worth: {s} from each into the pot every deal"
+    return Table(["end of the match", "the winner", "the loser"], rows, cap)
+
+
+# --- bots ------------------------------------------------------------------------------------------
+class _Seen:
+    """What a seat knows of the cards: its own hand, every card shown to both, its own discards."""
+
+    @staticmethod
+    def unseen(state: EcarteState, me: int) -> set:
+        """The cards `me` has not seen since the last shuffle: the other hand, the talon, the other
+        player's discards (any of them may hold any of these)."""
+        seen = set(state.hands[me])
+        seen.update(state.discards[me])
+        for q, c in state.shown:
+            seen.add(c)
+        for q, c, up in state.out:
+            if up or q == me:
+                seen.add(c)
+        return set(state.game._deck) - seen
+
+
+class CarefulBot:
+    """A plain careful player, the baseline a rule-based bot must beat:
+
+    * exchange: throws away every card that is neither a trump nor a King or Queen (classic: proposes with
+      fewer than two trumps, accepts every proposal);
+    * play: wins a trick with the cheapest card that takes it, else plays its lowest card; leads its highest.
+
+    It counts no cards; ties are broken at random (seeded)."""
+    name = "careful"
+
+    def __init__(self, seed: int = 0):
+        self.rng = Rng(seed)
+
+    def choose(self, state: EcarteState):
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        me = state.current_player
+        trump = state.trump
+        phase = state.phase
+        if phase == PROPOSE:
+            return PROPOSE_A if sum(1 for c in state.hands[me] if c.suit == trump) < 2 else STAND
+        if phase == ANSWER:
+            return ACCEPT
+        if phase == EXCHANGE:
+            weak = [a for a in legal if a.data == "discard" and a.card.suit != trump and a.card.rank not in "KQ"]
+            if weak:
+                return weak[self.rng.below(len(weak))]
+            buy = [a for a in legal if a.data == "buy"]
+            if buy:
+                return buy[0]
+            return min(legal, key=lambda a: (a.card.suit == trump, POWER[a.card], a.text))   # at least one
+        if ANNOUNCE in legal:
+            return ANNOUNCE
+        cards = [a for a in legal if a.card is not None]
+        if not state.trick:
+            top = max(POWER[a.card] for a in cards)
+            best = [a for a in cards if POWER[a.card] == top]
+            return best[self.rng.below(len(best))]
+        first = state.trick[0][1]
+        win = [a for a in cards if beats(a.card, first, state.led, trump, SUIT, POWER)]
+        pool = win or cards
+        return min(pool, key=lambda a: (a.card.suit == trump, POWER[a.card], a.text))
+
+
+class RuleBot:
+    """A rule-based player that plays the way a club player would, with only what its seat knows (its
+    hand, its discards, every card shown since the shuffle: played, turned, announced):
+
+    * **exchange: keep the King of trumps, the trumps and the Kings, throw away the weak cards** (every
+      other side card, the lowest first) — the exchange costs nothing under the source's rules, and in
+      matches against the kit's other players keeping Queens or Jacks did worse. Classic reading: the elder
+      hand stands on a strong hand (a *jeu de règle*: about three sure tricks) and proposes otherwise; the
+      dealer refuses a proposal with such a hand (and must then make the point, EC-2.3); after an accepted
+      proposal the elder hand throws away at least its weakest card;
+    * **announces** the King of trumps when the option allows it;
+    * **counts the cards** and **plays the hand out in its head**: for each card it may play it deals the
+      unseen cards (the other hand, the talon, the other player's discards: everything it has not seen since
+      the shuffle) at random into a hand for the other player, a few times, keeping only hands that agree
+      with what the play showed (a suit the other player did not follow, no trump when he did not trump),
+      and plays each deal out exactly to the end of the deal (the point, or two for five tricks); it plays
+      the card that scores best over the deals, the cheaper card (a side card before a trump, a low card
+      before a high one) among equals;
+    * without anything to choose between: leads the best trump when it holds at least two and the
+      highest still out, else a sure winner of a side suit, a singleton, its lowest side card; follows with
+      the cheapest card that takes the trick, else its lowest card."""
+    name = "rule-based"
+    SAMPLES = 8                 # hands dealt to the other player for each decision of the play
+
+    def __init__(self, seed: int = 0):
+        self.rng = Rng(seed)
+
+    # --- the exchange --------------------------------------------------------------------------------
+    @staticmethod
+    def strength(hand, trump) -> float:
+        """A rough count of the tricks a hand takes: trumps (the high ones more), side Kings, Queens."""
+        s = 0.0
+        for c in hand:
+            pw = POWER[c]
+            if c.suit == trump:
+                s += 1.0 if pw >= 4 else 0.8
+            elif pw == 7:
+                s += 0.8
+            elif pw == 6:
+                s += 0.35
+        return s
+
+    @staticmethod
+    def weak(hand, trump) -> list:
+        """The cards to throw away, weakest first: every side card but a King."""
+        return sorted((c for c in hand if c.suit != trump and c.rank != "K"), key=lambda c: (POWER[c], c.index))
+
+    def choose(self, state: EcarteState):
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        me = state.current_player
+        trump = state.trump
+        hand = state.hands[me]
+        phase = state.phase
+        if phase == PROPOSE:
+            return STAND if self.strength(hand, trump) >= 2.8 else PROPOSE_A
+        if phase == ANSWER:
+            return REFUSE if self.strength(hand, trump) >= 2.8 else ACCEPT
+        if phase == EXCHANGE:
+            weak = self.weak(hand, trump)
+            can = any(a.data == "discard" for a in legal)
+            if weak and can:
+                return DISCARD[hand.index(weak[0])][weak[0]]
+            if can and state.ndisc < state.min_disc:
+                want = min(hand, key=lambda c: (c.suit == trump, POWER[c], c.index))
+                return DISCARD[hand.index(want)][want]
+            return next(a for a in legal if a.data == "buy")
+        if ANNOUNCE in legal:
+            return ANNOUNCE
+        cards = [a.card for a in legal]
+        unseen = _Seen.unseen(state, me)
+        best = self._look_ahead(state, me, cards, unseen)
+        plain = self._lead(state, me, cards, unseen) if not state.trick else self._follow(state, me, cards)
+        if best and plain not in best:
+            plain = min(best, key=lambda c: (c.suit == trump, POWER[c], c.index))
+        return PLAY_CARD[plain]
+
+    # --- the play ----------------------------------------------------------------------------------------
+    @staticmethod
+    def _master(c, unseen) -> bool:
+        """No unseen card of its suit is higher."""
+        pw = POWER[c]
+        return not any(u.suit == c.suit and POWER[u] > pw for u in unseen)
+
+    def _lead(self, state, me, cards, unseen):
+        trump = state.trump
+        trumps = sorted((c for c in cards if c.suit == trump), key=POWER.__getitem__, reverse=True)
+        side = [c for c in cards if c.suit != trump]
+        out_trumps = [u for u in unseen if u.suit == trump]
+        if trumps and self._master(trumps[0], unseen) and (len(trumps) >= 2 or not side) and out_trumps:
+            return trumps[0]
+        masters = sorted((c for c in side if self._master(c, unseen)), key=POWER.__getitem__, reverse=True)
+        if masters:
+            return masters[0]
+        if not side:
+            return trumps[0] if self._master(trumps[0], unseen) else trumps[-1]
+        count: dict = {}
+        for c in side:
+            count[c.suit] = count.get(c.suit, 0) + 1
+        singles = [c for c in side if count[c.suit] == 1 and trumps]
+        if singles:
+            return min(singles, key=lambda c: (POWER[c], c.index))
+        return min(side, key=lambda c: (POWER[c], c.index))
+
+    @staticmethod
+    def _follow(state, me, cards):
+        trump = state.trump
+        first = state.trick[0][1]
+        win = [c for c in cards if beats(c, first, state.led, trump, SUIT, POWER)]
+        return min(win or cards, key=lambda c: (c.suit == trump, POWER[c], c.index))
+
+    @staticmethod
+    def _voids(state, opp) -> set:
+        """The suits the other player has shown he lacks in this deal (the trump suit too, when he neither
+        followed nor trumped)."""
+        voids = set()
+        for p in (0, 1):
+            for (lp, a), (fp, b) in state.won[p]:
+                if fp == opp and b.suit != a.suit:
+                    voids.add(a.suit)
+                    if b.suit != state.trump:
+                        voids.add(state.trump)
+        return voids
+
+    def _look_ahead(self, state, me, cards, unseen) -> list:
+        """The cards that score best when the rest of the deal is played out exactly against sampled hands
+        of the other player (see the class docstring); [] when no hand agrees with the play."""
+        opp = 1 - me
+        trump = state.trump
+        n_opp = len(state.hands[opp])
+        voids = self._voids(state, opp)
+        pool = sorted((c for c in unseen if c.suit not in voids), key=lambda c: c.index)
+        if len(pool) < n_opp:
+            return []
+        overtake = state.game.overtake
+        memo: dict = {}
+
+        def value(tk):
+            t = tk[me]
+            if t >= 3:
+                return 2 if t == HAND else 1
+            return -2 if tk[opp] == HAND else -1
+
+        def solve(mine, theirs, trick, turn, tk):
+            key = (mine, theirs, trick, turn, tk)
+            v = memo.get(key)
+            if v is not None:
+                return v
+            hand = mine if turn == me else theirs
+            if not hand:
+                v = memo[key] = value(tk)
+                return v
+            if tk[0] and tk[1] and max(tk) >= 3:       # decided: three tricks, and no five any more
+                return 1 if tk[me] >= 3 else -1
+            if trick is None:
+                moves = hand
+            else:
+                led = trick[1]
+                moves = playable(hand, led.suit, SUIT, trump, True, led if overtake else None, POWER)
+            best = None
+            for c in moves:
+                rest = tuple(x for x in hand if x is not c)
+                m2, t2 = (rest, theirs) if turn == me else (mine, rest)
+                if trick is None:
+                    v = solve(m2, t2, (turn, c), 1 - turn, tk)
+                else:
+                    lp, led = trick
+                    w = turn if beats(c, led, led.suit, trump, SUIT, POWER) else lp
+                    v = solve(m2, t2, None, w, (tk[0] + (w == 0), tk[1] + (w == 1)))
+                if best is None or (v > best if turn == me else v < best):
+                    best = v
+                    if best == (2 if turn == me else -2):
+                        break                            # nothing better for the player to move
+            memo[key] = best
+            return best
+
+        mine = tuple(state.hands[me])
+        trick = state.trick[0] if state.trick else None
+        tk = tuple(state.tricks)
+        score = dict.fromkeys(cards, 0)
+        for _ in range(self.SAMPLES):
+            memo.clear()
+            self.rng.shuffle(pool)
+            theirs = tuple(pool[:n_opp])
+            for c in cards:
+                rest = tuple(x for x in mine if x is not c)
+                if trick is None:
+                    score[c] += solve(rest, theirs, (me, c), opp, tk)
+                else:
+                    lp, led = trick
+                    w = me if beats(c, led, led.suit, trump, SUIT, POWER) else lp
+                    score[c] += solve(rest, theirs, None, w, (tk[0] + (w == 0), tk[1] + (w == 1)))
+        top = max(score.values())
+        return [c for c in cards if score[c] == top]

@@ -1,0 +1,1263 @@
+"""24 ("24 ist am besten!") for 2 to 5 players, played as a whole match, with every variant of the source.
+
+Source: ``001_…`` (the rules of 24, 2003). Rule IDs refer to ``cardkit/rules/vierundzwanzig.toml``.
+
+A round: 3 cards each; the start player (left of the dealer) names trump — yellow even blind, before he
+has looked at his cards —; 3 more cards each; from the start player on, each player may give back up to 3
+cards for as many from the stock (variant b: or sit the round out). Then six tricks: follow the led colour,
+else discard or trump; the white 24 is the highest trump and counts as the trump colour. A played 1 may
+reverse the rank order from the next trick on (its player says so at once: the action ``reverse: yes`` or
+``reverse: no``); variant a lets a played 2 name a new trump. Each trick takes 1 point off its winner's
+score (2 with yellow trump, 4 with blind yellow); a player without a trick adds the round's total, the
+trump caller twice that. Everyone starts at 24; the match ends after a round in which someone reaches 0 or
+less, or 48 or more, and the lowest score wins.
+
+The state between rounds is at CHANCE and the protocol deals. A Deal's cards are distributed as the source
+deals them (rule V24-3.2): 3 to each player from the start player on, 3 more each in the same order once
+trump is named, the rest is the stock (top first).
+"""
+from __future__ import annotations
+
+from operator import attrgetter
+
+from .. import tricks
+from ..bots import RandomBot
+from ..cards import VIERUNDZWANZIG as DECK, Card
+from ..errors import CardError, IllegalActionError, OptionError
+from ..game import CHANCE, TERMINAL, Action, Deal, Game, State
+from ..options import Option
+from ..rng import Rng
+from ..rules import Table
+from ..view import Pile, Seat, View, plural
+
+HAND, PACKET, MAX_EXCHANGE = 6, 3, 3          # V24-3.2, V24-3.4
+TRICKS = HAND                                 # six tricks a round
+START_SCORE, LIMIT = 24, 48                   # V24-5, V24-8
+NO_EXCHANGE_AT, NO_SIT_OUT_AT, BLIND_FROM = 6, 19, 25   # V24-9.3: the score limits
+
+COLOURS = ("Y", "R", "B", "G")
+WORD = {"Y": "yellow", "R": "red", "B": "blue", "G": "green"}
+WHITE = DECK.parse("24")
+CARDS = DECK.cards
+DECKSET = frozenset(CARDS)
+NAMES = {2: ["Stefan", "Markus"], 3: ["Stefan", "Markus", "Michael"],
+         4: ["Stefan", "Markus", "Michael", "Sabine"], 5: ["Stefan", "Markus", "Michael", "Sabine", "Jana"]}
+
+# the colour each card counts as, per trump (the 24 counts as the trump colour: V24-4.4)
+SUIT_OF = {t: {c: (t if c is WHITE else c.text[0]) for c in CARDS} for t in COLOURS}
+COLOUR_OF = {c: c.text[0] for c in CARDS if c is not WHITE}
+# a card's strength within its colour: 11 high … 1 low and the 24 above all (V24-4.4); reversed, 1 high …
+# 11 low and the 24 the lowest trump (V24-6.4)
+POWER = {False: {c: (12 if c is WHITE else c.value) for c in CARDS},
+         True: {c: (0 if c is WHITE else 12 - c.value) for c in CARDS}}
+
+# phases of a round
+BLIND_Q, TRUMP_Q, EXCHANGE, PLAY, REVERSE_Q, NEWTRUMP_Q = range(6)
+
+# one action object per card and choice, made once ------------------------------------------------------
+PLAY_A = {c: Action(c.text, c.label, c, "play") for c in CARDS}
+# the colour each play action counts as, per trump: the legal plays are worked out on a hand kept as actions
+# (cardkit.tricks takes any items with a colour map), with no mapping from cards to actions per decision
+SUIT_OF_ACTION = {t: {PLAY_A[c]: s for c, s in SUIT_OF[t].items()} for t in COLOURS}
+# giving a card back in the exchange: its notation names the card's place in the hand as dealt (card 1 … 6,
+# in the order it came: the first three, then the second three), not the card — every seat sees that a player
+# gives back his 2nd card, none which card that is (the label, for the player himself, names it)
+DISCARD = {(i, c): Action(f"give back card {i + 1}", f"give back {c.label}", c, "discard")
+           for i in range(HAND) for c in CARDS}
+DONE = [Action("keep", "keep your cards", data="done")] + \
+    [Action(f"draw {k}", f"draw {plural(k, 'new card')}", data="done") for k in range(1, MAX_EXCHANGE + 1)]
+SIT_OUT = Action("sit out", "sit out this round", data="sit")
+LOOK = Action("look", "pick up your cards", data="look")
+BLIND = Action("blind yellow", "name yellow blind, unseen (each trick counts 4)", data="blind")
+TRUMP_A = {t: Action(f"trump: {WORD[t]}", f"name {WORD[t]} trump" + (" (each trick counts 2)" if t == "Y" else ""),
+                     data=t) for t in COLOURS}
+# "reverse: yes/no", labelled by the order it leaves for the next trick (the key: the order already due then)
+REV_YES = {False: Action("reverse: yes", "reverse: 1 high from the next trick", data=True),
+           True: Action("reverse: yes", "reverse again: 11 high from the next trick", data=True)}
+REV_NO = {False: Action("reverse: no", "no change: 11 stays high", data=False),
+          True: Action("reverse: no", "no change: 1 high from the next trick", data=False)}
+NEW_TRUMP = {t: Action(f"new trump: {WORD[t]}", f"new trump {WORD[t]} from the next trick", data=t) for t in COLOURS}
+KEEP_TRUMP = Action("new trump: no", "keep the trump", data=None)
+
+OPTIONS = (
+    Option("players", 3, choices=(2, 3, 4, 5), rule="V24-2",
+           help="2 to 5 players (45 cards: 6 each and up to 3 exchanged each for at most 5)"),
+    Option("own_trump_penalty", "advised", choices=("advised", "always", "never"), rule="V24-5.3",
+           help="the trump caller without a trick scores double",
+           labels={"advised": "yes, but not with the trump-changing 2s (as the source advises)",
+                   "always": "always", "never": "never"}),
+    Option("trump_twos", False, choices=(False, True), rule="V24-9.1",
+           help="variant a: a played 2 may name a new trump from the next trick"),
+    Option("sitting_out", False, choices=(False, True), rule="V24-9.2",
+           help="variant b: a player may sit a round out (3 players or more)"),
+    Option("score_limits", False, choices=(False, True), rule="V24-9.3",
+           help="variant c: no sitting out at 19 points or fewer, no exchange at 6 or fewer, blind yellow only "
+                "from 25"),
+)
+
+
+_INDEX = attrgetter("index")
+
+
+def card_words(c: Card) -> str:
+    """'the red 11', 'the white 24'."""
+    return "the " + c.name
+
+
+def order_words(reversed_: bool) -> str:
+    return ("1 high … 11 low; the 24 is the lowest trump" if reversed_ else
+            "11 high … 1 low; the 24 is the highest trump")
+
+
+class VierundzwanzigGame(Game):
+    name = "vierundzwanzig"
+    title = "24"
+    deck = DECK
+    option_specs = OPTIONS
+    summary = ("A trick game to get from 24 points down to 0: every trick takes points off, a round without a "
+               "trick adds many. A played 1 may turn the rank order upside down. For 2 to 5 players.")
+
+    def __init__(self, **options):
+        super().__init__(**options)
+        o = self.options
+        if o["sitting_out"] and o["players"] == 2:
+            raise OptionError("variant b (sitting out, rule V24-9.2) needs 3 players or more: at least two "
+                              "must play every round, and the start player never sits out — with 2 players "
+                              "nobody could")
+        pen = o["own_trump_penalty"]
+        self.double_penalty = pen == "always" or pen == "advised" and not o["trump_twos"]
+        # the shuffle's steps down to the deepest card a round can reach, grouped so that the product of
+        # a group's ranges stays below 2**63 (random_deal)
+        reach = min((HAND + MAX_EXCHANGE) * self.num_players, len(CARDS) - 1)
+        self._draws = []
+        i = 0
+        while i < reach:
+            k, prod = i, 1
+            while k < reach and prod * (len(CARDS) - k) < 1 << 63:
+                prod *= len(CARDS) - k
+                k += 1
+            self._draws.append((i, k, prod))
+            i = k
+
+    def player_names(self) -> list[str]:
+        return list(NAMES[self.num_players])
+
+    def random_deal(self, rng: Rng) -> Deal:
+        """A shuffled pack. Only the cards a round can reach are drawn at random — the hands and, below
+        them, 3 cards per player for the exchange (9 per player: all 45 with 5 players): each of those
+        places gets a uniformly random card (Fisher-Yates from the top, stopped there); the cards below,
+        which no round can reach, keep the order they were left in. Several steps share one draw: a
+        uniform number below the product of their ranges, read digit by digit in that mixed radix, is a
+        uniform choice for each step (one draw of the RNG for up to 11 steps instead of one each)."""
+        cards = list(CARDS)
+        m = len(cards)
+        below = rng.below
+        for i, k, prod in self._draws:
+            v = below(prod)
+            for t in range(i, k):
+                r = m - t
+                j = t + v % r
+                v //= r
+                cards[t], cards[j] = cards[j], cards[t]
+        return Deal(cards)
+
+    def stack(self, hands: list, stock="", dealer: int | None = None) -> str:
+        """The deal text that gives these hands (6 cards each, in seat order: the first 3 are dealt before
+        trump is named, the other 3 after) and this stock (top first), with `dealer` dealing (default: the
+        first round's, the last seat). Unlisted cards go to the bottom of the stock in the pack's order."""
+        n = self.num_players
+        if not isinstance(hands, (list, tuple)):
+            raise IllegalActionError("V24-3.2", f"give the hands as a list of {n} hands, not {type(hands).__name__}")
+        hs = [DECK.parse_many(h) for h in hands]
+        if len(hs) != n or any(len(h) != HAND for h in hs):
+            raise IllegalActionError("V24-3.2", f"give {n} hands of {HAND} cards each")
+        if dealer is None:
+            dealer = n - 1
+        start = (dealer + 1) % n
+        seats = [(start + k) % n for k in range(n)]
+        order = [c for p in seats for c in hs[p][:PACKET]] + [c for p in seats for c in hs[p][PACKET:]]
+        order += DECK.parse_many(stock)
+        rest = list(CARDS)
+        for c in order:
+            if c not in rest:
+                raise IllegalActionError("V24-1", f"{c.label} is listed twice (the pack holds each card once)")
+            rest.remove(c)
+        return "deal: " + DECK.format(order + rest)
+
+    def rule_tables(self) -> dict:
+        return {"ranks": ranks_table(), "scoring": scoring_table(self.options), "players": players_table()}
+
+    def bots(self) -> dict:
+        return {"random": RandomBot, "careful": CarefulBot, "rule-based": RuleBot}
+
+
+class VierundzwanzigState(State):
+    # a plain attribute, not the base class's property: it is read several times per decision
+    current_player = CHANCE
+
+    # set up --------------------------------------------------------------------------------------------
+    def _start(self) -> None:
+        g = self.game
+        o = g.options
+        n = self.n = g.num_players
+        self._twos = o["trump_twos"]
+        self._sit = o["sitting_out"]
+        self._limits = o["score_limits"]
+        self.points = [START_SCORE] * n
+        self.round_no = 0
+        self.dealer = n - 1                 # V24-3.1: the last seat deals first, the deal passes to the left
+        self.start = 0
+        self.rounds: list[dict] = []
+        self.loser = None                   # V24-8.4: a blind caller without a trick loses the match
+        self._new_round_fields()
+        self.current_player = CHANCE
+
+    def _new_round_fields(self) -> None:
+        n = self.n
+        self.hands: list[list[Card]] = [[] for _ in range(n)]
+        self.second: list[list[Card]] = [[] for _ in range(n)]   # the second packets, before trump is named
+        self.stock: list[Card] = []         # the top of the stock is the END of the list
+        self.drawn_by: list[int] = []       # who drew each stock card, in order (resample)
+        self.discards: list[list[Card]] = [[] for _ in range(n)]
+        self.aside: list[list[Card]] = [[] for _ in range(n)]    # the hand of a player who sits out
+        self.active = [True] * n
+        self.picked = True                  # has the start player picked up his first cards? (V24-7)
+        self.phase = BLIND_Q
+        self.trump = self.next_trump = None
+        self.called = None                  # the trump named at the start of the round
+        self.blind = False
+        self.reversed = self.next_reversed = False
+        self.suit_of = SUIT_OF["Y"]
+        self.suit_a = SUIT_OF_ACTION["Y"]
+        self.power = POWER[False]
+        self.hand_acts: list[list] = [[] for _ in range(n)]   # in play: each hand as its play actions
+        self.ex_order: list[int] = []
+        self.ex_pos = 0
+        self.ex_count = self.ex_max = 0
+        self.ex_hand: tuple = ()
+        self.ex_acts: list = []             # the discard actions still open to the exchanging player
+        self.ex_sit = False
+        self.trick: list[tuple[int, Card]] = []
+        self.trick_cards: list[Card] = []
+        self.led = None
+        self.leader = 0
+        self.tricks = [0] * n
+        self.won: list[list[tuple]] = [[] for _ in range(n)]
+        self.tricks_played = 0
+        self.last_trick = None              # (trick, winner, trump then, reversed then)
+        self.nxt = [(p + 1) % n for p in range(n)]
+        self.in_play = n
+
+    # dealing (V24-3) -------------------------------------------------------------------------------------
+    def _check_deal(self, deal: Deal) -> None:
+        cards = deal.cards
+        if len(cards) != len(CARDS) or set(cards) != DECKSET:
+            raise IllegalActionError("deal", f"a deal must hold exactly the {len(CARDS)} cards of 24, each once",
+                                     deal.text[:60])
+
+    def _deal(self, deal: Deal) -> None:
+        cards = deal.cards
+        n = self.n
+        self.round_no += 1
+        self._new_round_fields()
+        start = self.start = (self.dealer + 1) % n
+        k3 = PACKET * n
+        for k in range(n):
+            p = (start + k) % n
+            self.hands[p] = list(cards[PACKET * k:PACKET * k + PACKET])
+            self.second[p] = list(cards[k3 + PACKET * k:k3 + PACKET * k + PACKET])
+        self.stock = list(cards[2 * k3:])[::-1]
+        self.ex_order = [(start + k) % n for k in range(n)]
+        if self._blind_allowed():
+            self.picked = False
+            self.phase = BLIND_Q
+        else:
+            self.phase = TRUMP_Q
+        self.current_player = start
+
+    def _blind_allowed(self) -> bool:
+        return not self._limits or self.points[self.start] >= BLIND_FROM
+
+    # what may be done -------------------------------------------------------------------------------------
+    def _legal(self) -> list:
+        ph = self.phase
+        p = self.current_player
+        if ph == PLAY:
+            return tricks.playable(self.hand_acts[p], self.led if self.trick_cards else None, self.suit_a)
+        if ph == EXCHANGE:
+            k = self.ex_count
+            out = [SIT_OUT] if k == 0 and self.ex_sit else []
+            if k < self.ex_max:
+                out += self.ex_acts
+            out.append(DONE[k])
+            return out
+        if ph == REVERSE_Q:
+            nr = self.next_reversed
+            return [REV_YES[nr], REV_NO[nr]]
+        if ph == NEWTRUMP_Q:
+            t = self.next_trump
+            return [KEEP_TRUMP] + [NEW_TRUMP[c] for c in COLOURS if c != t]
+        if ph == TRUMP_Q:
+            return [TRUMP_A[c] for c in COLOURS]
+        return [LOOK, BLIND]                              # BLIND_Q
+
+    def _max_exchange(self, p: int) -> int:
+        """How many cards `p` may still give back in all: 3, none at 6 points or fewer (V24-9.3), never more
+        than the stock holds (V24-3.5)."""
+        if self._limits and self.points[p] <= NO_EXCHANGE_AT:
+            return 0
+        return min(MAX_EXCHANGE, len(self.stock) + self.ex_count)
+
+    def _may_sit_out(self, p: int) -> bool:
+        """V24-9.2: not the start player, and at least two must still play; V24-9.3: not at 19 or fewer."""
+        return (self._sit and p != self.start and self.in_play > 2
+                and not (self._limits and self.points[p] <= NO_SIT_OUT_AT))
+
+    # applying -------------------------------------------------------------------------------------------
+    def _apply(self, action) -> None:
+        ph = self.phase
+        if ph == PLAY:
+            self._play(action)
+        elif ph == EXCHANGE:
+            self._exchange(action)
+        elif ph == REVERSE_Q:
+            if action.data:
+                self.next_reversed = not self.next_reversed
+            self._after_card()
+        elif ph == NEWTRUMP_Q:
+            if action.data is not None:
+                self.next_trump = action.data
+            self._after_card()
+        elif ph == TRUMP_Q:
+            self._name_trump(action.data, False)
+        elif action is BLIND:
+            self._name_trump("Y", True)
+        else:                                             # LOOK
+            self.picked = True
+            self.phase = TRUMP_Q
+
+    def _name_trump(self, t: str, blind: bool) -> None:
+        self.trump = self.next_trump = self.called = t
+        self.blind = blind
+        self.picked = True
+        self.suit_of = SUIT_OF[t]
+        self.suit_a = SUIT_OF_ACTION[t]
+        hands = self.hands
+        for p in range(self.n):                           # V24-3.2: three more cards each
+            hands[p] += self.second[p]
+            self.second[p] = []
+        self.phase = EXCHANGE
+        self.ex_pos = 0
+        self._next_exchanger()
+
+    def _next_exchanger(self) -> None:
+        """The next player (from the start player on, the dealer last) with a choice to make in the
+        exchange; then the start player leads."""
+        order = self.ex_order
+        while self.ex_pos < len(order):
+            p = order[self.ex_pos]
+            self.ex_count = 0
+            self.ex_max = m = self._max_exchange(p)
+            self.ex_sit = sit = self._may_sit_out(p)
+            if m > 0 or sit:
+                self.current_player = p
+                self.ex_hand = h = tuple(self.hands[p])   # as dealt: the places "card 1" … "card 6"
+                self.ex_acts = [DISCARD[i, c] for i, c in enumerate(h)]
+                return
+            self.ex_pos += 1
+        # the exchange is over: the players in play, and the start player leads (V24-4.1)
+        act = self.active
+        n = self.n
+        for p in range(n):
+            q = (p + 1) % n
+            while not act[q]:
+                q = (q + 1) % n
+            self.nxt[p] = q
+        self.hand_acts = [[PLAY_A[c] for c in h] for h in self.hands]
+        self.phase = PLAY
+        self.leader = self.current_player = self.start
+
+    def _exchange(self, action) -> None:
+        p = self.current_player
+        kind = action.data
+        if kind == "discard":
+            self.hands[p].remove(action.card)
+            self.ex_acts.remove(action)
+            self.discards[p].append(action.card)
+            self.ex_count += 1
+            if self.ex_count < self.ex_max:
+                return
+        elif kind == "sit":
+            self.active[p] = False
+            self.in_play -= 1
+            self.aside[p] = self.hands[p]
+            self.hands[p] = []
+            self.ex_pos += 1
+            self._next_exchanger()
+            return
+        hand, stock, drawn = self.hands[p], self.stock, self.drawn_by
+        for _ in range(self.ex_count):                    # V24-3.4: as many new cards from the stock
+            hand.append(stock.pop())
+            drawn.append(p)
+        self.ex_pos += 1
+        self._next_exchanger()
+
+    def _play(self, action) -> None:
+        p = self.current_player
+        card = action.card
+        self.hands[p].remove(card)
+        self.hand_acts[p].remove(action)
+        self.trick.append((p, card))
+        tc = self.trick_cards
+        tc.append(card)
+        if len(tc) == 1:
+            self.led = self.suit_of[card]
+        v = card.value
+        if v <= 2:
+            if v == 1 and self.tricks_played < TRICKS - 1:
+                self.phase = REVERSE_Q                    # V24-6.1: its player decides at once
+                return
+            if v == 2 and self._twos and not self.blind:
+                self.phase = NEWTRUMP_Q                   # V24-9.1
+                return
+        if len(tc) == self.in_play:
+            self._end_trick()
+        else:
+            self.current_player = self.nxt[p]
+
+    def _after_card(self) -> None:
+        if len(self.trick_cards) == self.in_play:
+            self._end_trick()
+        else:
+            self.phase = PLAY
+            self.current_player = self.nxt[self.current_player]
+
+    def _end_trick(self) -> None:
+        tc = self.trick_cards
+        trick = self.trick
+        w = trick[tricks.winner(tc, self.suit_of, self.power, self.trump)][0]
+        self.tricks[w] += 1
+        t = tuple(trick)
+        self.won[w].append(t)
+        self.last_trick = (t, w, self.trump, self.reversed)
+        self.trick = []
+        self.trick_cards = []
+        self.tricks_played += 1
+        # changes of trump (V24-9.1) and of the order (V24-6.2) take effect now, from the next trick
+        if self.next_trump != self.trump:
+            self.trump = self.next_trump
+            self.suit_of = SUIT_OF[self.trump]
+            self.suit_a = SUIT_OF_ACTION[self.trump]
+        if self.next_reversed != self.reversed:
+            self.reversed = self.next_reversed
+            self.power = POWER[self.reversed]
+        if self.tricks_played == TRICKS:
+            self._end_round()
+            return
+        self.phase = PLAY
+        self.leader = self.current_player = w
+
+    # the round and the match (V24-5, V24-8) ----------------------------------------------------------------
+    def trick_value(self) -> int:
+        """Points a trick is worth under the trump that scores (V24-5.1; V24-9.1.2: the last one named)."""
+        return 4 if self.blind else 2 if self.next_trump == "Y" else 1
+
+    def _end_round(self) -> None:
+        n = self.n
+        v = self.trick_value()
+        before = list(self.points)
+        why = [""] * n
+        double = self.game.double_penalty
+        for p in range(n):
+            if not self.active[p]:
+                why[p] = "sat out"                        # V24-9.2: the score does not change
+                continue
+            t = self.tricks[p]
+            if t:
+                self.points[p] -= t * v                   # V24-5.1
+                why[p] = "tricks"
+            elif p == self.start and double:
+                self.points[p] += 2 * TRICKS * v          # V24-5.3
+                why[p] = "own trump"
+                if self.blind:
+                    self.loser = p                        # V24-8.4: 48, and the match is lost
+            else:
+                self.points[p] += TRICKS * v              # V24-5.2
+                why[p] = "no trick"
+        self.rounds.append({"round": self.round_no, "dealer": self.dealer, "start": self.start,
+                            "trump": self.called, "final": self.next_trump, "blind": self.blind, "value": v,
+                            "tricks": list(self.tricks), "active": list(self.active), "before": before,
+                            "after": list(self.points), "why": why})
+        self.phase = PLAY
+        if self.loser is not None or min(self.points) <= 0 or max(self.points) >= LIMIT:
+            self.current_player = TERMINAL                # V24-8
+        else:
+            self.dealer = (self.dealer + 1) % n           # V24-3.1
+            self.current_player = CHANCE
+
+    def _scores(self) -> list:
+        return list(self.points)
+
+    def _winners(self) -> list[int]:
+        """V24-8: the lowest score wins (ties share); a blind caller who lost the match does not win."""
+        cand = [p for p in range(self.n) if p != self.loser]
+        best = min(self.points[p] for p in cand)
+        return [p for p in cand if self.points[p] == best]
+
+    # why an action is not legal, in the words of the buttons ------------------------------------------------
+    def _illegal(self, text: str) -> IllegalActionError:
+        names = self.game.player_names()
+        p = self.current_player
+        who = names[p]
+        t = " ".join(text.strip().lower().split())
+        ph = self.phase
+        start = names[self.start]
+        if t in ("look", "pick up your cards"):
+            return IllegalActionError("V24-7.1", f"{who} has nothing to pick up now: only the start player, "
+                                      "before naming trump, picks up his first cards", text)
+        if t in ("blind yellow", BLIND.label):
+            if ph == BLIND_Q and self._limits and not self._blind_allowed():
+                return IllegalActionError("V24-9.3", f"{who} has {plural(self.points[p], 'point')}: blind "
+                                          f"yellow only from {BLIND_FROM} points (variant c)", text)
+            if ph == TRUMP_Q:
+                if self._limits and not self._blind_allowed():
+                    return IllegalActionError("V24-9.3", f"{who} has {plural(self.points[p], 'point')}: blind "
+                                              f"yellow only from {BLIND_FROM} points (variant c)", text)
+                return IllegalActionError("V24-7.1", f"too late for blind yellow: {who} has picked up his "
+                                          "cards; name a trump", text)
+            return IllegalActionError("V24-7.1", f"only {start}, the start player, may name yellow blind, and "
+                                      "only before he picks up his cards", text)
+        if t.startswith("trump:") or t.startswith("name ") and t.endswith("trump"):
+            if ph == BLIND_Q:
+                return IllegalActionError("V24-7.1", f"{who} first picks up his cards (or names yellow blind, "
+                                          "unseen)", text)
+            return IllegalActionError("V24-3.3", f"trump is named once a round, by the start player ({start}), "
+                                      "after the first three cards", text)
+        if t.startswith("new trump"):
+            if self.blind and ph == PLAY and self._twos:
+                return IllegalActionError("V24-9.1.1", "yellow was named blind: the trump may not be changed",
+                                          text)
+            if not self._twos:
+                return IllegalActionError("V24-9.1", "a 2 names a new trump only in variant a", text)
+            return IllegalActionError("V24-9.1", "a new trump is named only by the player of a 2, as he plays it",
+                                      text)
+        if t.startswith("reverse"):
+            if ph == PLAY and self.tricks_played == TRICKS - 1:
+                return IllegalActionError("V24-6.6", "no trick follows the last: nothing to reverse", text)
+            return IllegalActionError("V24-6.1", "only the player of a 1 may reverse the order, as he plays it",
+                                      text)
+        if t in ("sit out", SIT_OUT.label):
+            return self._why_not_sit_out(p, text)
+        if t == "keep" or t.startswith("draw"):
+            if ph == EXCHANGE:
+                return IllegalActionError("V24-3.4", f"{who} has given back {plural(self.ex_count, 'card')}: "
+                                          f"that is what he draws ({DONE[self.ex_count].label})", text)
+            return IllegalActionError("V24-3.4", "this is not the exchange", text)
+        exch = t.startswith("give back ")
+        card_text = text.strip()[len("give back "):] if exch else text
+        if exch and card_text.lower().startswith("card ") and card_text[5:].strip().isdigit():
+            k = int(card_text[5:])
+            if ph != EXCHANGE:
+                return IllegalActionError("V24-3.4", "cards are given back only in the exchange, before the "
+                                          "first trick", text)
+            if self._limits and self.points[p] <= NO_EXCHANGE_AT:
+                return IllegalActionError("V24-9.3", f"{who} has {plural(self.points[p], 'point')}: at 6 or "
+                                          "fewer a player may not exchange (variant c)", text)
+            if not 1 <= k <= len(self.ex_hand):
+                return IllegalActionError("V24-3.4", f"a hand has {HAND} places: card 1 … card {HAND}", text)
+            if self.ex_hand[k - 1] not in self.hands[p]:
+                return IllegalActionError("V24-3.4", f"{who} has given back card {k} already", text)
+            return IllegalActionError("V24-3.4", f"{who} has given back {plural(self.ex_count, 'card')}, the "
+                                      "most he may", text)
+        try:
+            card = DECK.parse(card_text)
+        except CardError:
+            return IllegalActionError("V24-1.2", f"{card_text.strip()!r} is not a card of 24: write the colour's "
+                                      "letter and the value, e.g. Y7, R11, B1, G5, or 24 for the white 24", text)
+        if ph == BLIND_Q:
+            return IllegalActionError("V24-7.1", f"{who} first picks up his cards (or names yellow blind, unseen)",
+                                      text)
+        if ph == TRUMP_Q:
+            return IllegalActionError("V24-3.3", f"{who} first names trump: one of the four colours", text)
+        if ph == REVERSE_Q:
+            return IllegalActionError("V24-6.1", f"{who} first says whether his 1 reverses the order", text)
+        if ph == NEWTRUMP_Q:
+            return IllegalActionError("V24-9.1", f"{who} first says whether his 2 names a new trump", text)
+        if card not in self.hands[p]:
+            return IllegalActionError("V24-4.1", f"{who} does not hold {card_words(card)}: a player plays (and "
+                                      "exchanges) only cards of his own hand", text)
+        if ph == EXCHANGE:
+            if self._limits and self.points[p] <= NO_EXCHANGE_AT:
+                return IllegalActionError("V24-9.3", f"{who} has {plural(self.points[p], 'point')}: at 6 or "
+                                          "fewer a player may not exchange (variant c)", text)
+            if not exch:
+                return IllegalActionError("V24-3.4", f"this is the exchange: click a card to give it back, then "
+                                          f"draw as many ({DONE[self.ex_count].label})", text)
+            return IllegalActionError("V24-3.4", f"{who} has given back {plural(self.ex_count, 'card')}, the most "
+                                      "he may", text)
+        if exch:
+            return IllegalActionError("V24-3.4", "the exchange is over: the cards are played now", text)
+        # PLAY: the card is held, so it breaks the duty to follow the led colour (V24-4.2, V24-4.4)
+        led = self.led
+        word = "trump" if led == self.trump else WORD[led]
+        if card is WHITE:
+            return IllegalActionError("V24-4.4", f"the 24 counts as a trump ({WORD[self.trump]}), not {word}: "
+                                      f"{who} holds {'a' if word[0] not in 'aeiou' else 'an'} {word} card and "
+                                      "must follow the led colour", text)
+        if self.trick_cards[0] is WHITE:
+            return IllegalActionError("V24-4.4", f"the 24 was led and counts as a trump ({WORD[self.trump]}): "
+                                      f"{who} holds a trump and must follow with one", text)
+        return IllegalActionError("V24-4.2", f"{who} holds {'a' if word[0] not in 'aeiou' else 'an'} {word} "
+                                  f"card: follow the led colour, {word}", text)
+
+    def _why_not_sit_out(self, p: int, text: str) -> IllegalActionError:
+        names = self.game.player_names()
+        who = names[p]
+        if not self._sit:
+            return IllegalActionError("V24-9.2", "sitting out is variant b, not in play", text)
+        if self.phase != EXCHANGE:
+            return IllegalActionError("V24-9.2", "a player sits out when the exchange comes to him, before he "
+                                      "gives back a card", text)
+        if p == self.start:
+            return IllegalActionError("V24-9.2", f"{who} is the start player and may never sit out", text)
+        if self.ex_count:
+            return IllegalActionError("V24-9.2", f"{who} has begun to exchange: he decides to sit out before "
+                                      "giving back a card", text)
+        if self._limits and self.points[p] <= NO_SIT_OUT_AT:
+            return IllegalActionError("V24-9.3", f"{who} has {plural(self.points[p], 'point')}: at 19 or fewer a "
+                                      "player may not sit out (variant c)", text)
+        return IllegalActionError("V24-9.2", "at least two players must play the round (the start player and one "
+                                  "more)", text)
+
+    # copies, snapshot, resample -----------------------------------------------------------------------------
+    def _copy(self) -> "VierundzwanzigState":
+        """A light copy for looking ahead (describe, resample): shares the game and the history list."""
+        c = object.__new__(type(self))
+        d = c.__dict__
+        d.update(self.__dict__)
+        for k in ("hands", "hand_acts", "second", "discards", "aside", "won"):
+            d[k] = [list(x) for x in self.__dict__[k]]
+        for k in ("stock", "drawn_by", "active", "ex_order", "ex_acts", "trick", "trick_cards", "tricks",
+                  "points", "rounds", "nxt"):
+            d[k] = list(self.__dict__[k])
+        return c
+
+    def _snapshot(self) -> tuple:
+        t = lambda cs: tuple(c.text for c in cs)  # noqa: E731
+        tr = lambda tk: tuple((p, c.text) for p, c in tk)  # noqa: E731
+        return (tuple(t(h) for h in self.hands), tuple(t(h) for h in self.second), t(self.stock),
+                tuple(self.drawn_by), tuple(t(h) for h in self.discards), tuple(t(h) for h in self.aside),
+                tuple(self.active), self.picked, self.phase, self.trump, self.next_trump, self.called, self.blind,
+                self.reversed, self.next_reversed, tuple(self.ex_order), self.ex_pos, self.ex_count, self.ex_max,
+                self.ex_sit, t(self.ex_hand), tr(self.trick), self.led, self.leader, self.in_play, tuple(self.nxt),
+                tuple(self.tricks), tuple(tuple(tr(x) for x in w) for w in self.won), self.tricks_played,
+                None if self.last_trick is None else (tr(self.last_trick[0]), *self.last_trick[1:]),
+                self.current_player, self.round_no, self.dealer, self.start, tuple(self.points),
+                self.loser, tuple(tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in r.items()))
+                                  for r in self.rounds))
+
+    def _deal_owners(self) -> list:
+        """For each card of this round's deal: the seat it went to, or None while nobody has it (the second
+        packets before trump is named, the stock before it is drawn, and the start player's first cards while
+        he has not picked them up: he has not seen them)."""
+        n = self.n
+        out: list = []
+        first = self.trump is not None                      # the second packets are dealt
+        for k in range(n):
+            p = (self.start + k) % n
+            out += [p if (p != self.start or self.picked) else None] * PACKET
+        for k in range(n):
+            p = (self.start + k) % n
+            out += [p if first else None] * PACKET
+        drawn = self.drawn_by
+        out += [drawn[i] if i < len(drawn) else None for i in range(len(CARDS) - 2 * PACKET * n)]
+        return out
+
+    def _revealed(self) -> list:
+        return [pc for w in self.won for t in w for pc in t] + list(self.trick)
+
+    def _resample_last_deal(self, player: int, k: int, rng: Rng, tries: int) -> "VierundzwanzigState":
+        """The base class's rejection sampling, with candidates made from a light copy of the position
+        before the deal instead of a replay of the whole match for every try."""
+        deal = self.history[k]
+        slots = self._unseen_slots(player)
+        suffix = self.history[k + 1:]
+        if len(slots) < 2:
+            return self.clone()
+        prefix = self.game.blank_state()
+        for a in self.history[:k]:
+            prefix._apply(a) if a.__class__ is not Deal else prefix._deal(a)
+            prefix.history.append(a)
+
+        def after_deal(d):
+            c = prefix._copy()
+            c.history = list(prefix.history)
+            c._deal(d)
+            c.history.append(d)
+            c._legal_cache = None
+            return c
+        probe = after_deal(deal)
+        want = [probe._observation(player)]
+        for a in suffix:
+            probe._apply(a)
+            probe._legal_cache = None
+            want.append(probe._observation(player))
+        cards = list(deal.cards)
+        hidden = [cards[i] for i in slots]
+        for _ in range(tries):
+            rng.shuffle(hidden)
+            new = list(cards)
+            for i, c in zip(slots, hidden):
+                new[i] = c
+            cand = after_deal(Deal(new))
+            if cand._observation(player) != want[0]:
+                continue
+            ok = True
+            for step, a in enumerate(suffix, 1):
+                legal = cand.legal_actions()
+                if a not in legal:          # the same notation, another card (a card given back)
+                    a = next((x for x in legal if x.text == a.text), None)
+                    if a is None:
+                        ok = False
+                        break
+                cand._apply(a)
+                cand.history.append(a)
+                cand._legal_cache = None
+                if cand._observation(player) != want[step]:
+                    ok = False
+                    break
+            if ok:
+                return cand
+        return self.clone()
+
+    # presentation ---------------------------------------------------------------------------------------
+    def _view(self, player: int | None = None) -> View:
+        g = self.game
+        names = g.player_names()
+        n = self.n
+        teacher = player is None
+        cp = self.current_player
+        seats = []
+        for p in range(n):
+            h = self.hands[p]
+            if p == self.start and not self.picked:
+                hand = []                              # lying face down, not picked up (V24-7.1)
+            elif teacher or player == p:
+                hand = sorted(h, key=_INDEX)
+            else:
+                hand = [None] * len(h)
+            if not self.active[p]:
+                info = "sits out this round"
+            elif cp == CHANCE or self.trump is None and cp != TERMINAL:
+                info = ""
+            else:
+                info = plural(self.tricks[p], "trick")
+            if p == self.start and self.trump is not None and cp >= 0:
+                info += (" · " if info else "") + ("named yellow blind" if self.blind else "named trump")
+            seats.append(Seat(p, names[p], hand, score=plural(self.points[p], "point"), info=info,
+                              current=p == cp))
+        piles = []
+        if not self.picked:
+            st = names[self.start]
+            cards = [(st, c) for c in self.hands[self.start]] if teacher else []
+            count = None if teacher else len(self.hands[self.start])
+            piles.append(Pile(f"{st}'s cards, face down", cards, count=count))
+        if self.phase in (PLAY, REVERSE_Q, NEWTRUMP_Q) and cp >= 0 or self.trick:
+            note = ""
+            if self.trick:
+                note = self._trick_note()
+            piles.append(Pile("Trick", [(names[q], c) for q, c in self.trick], note=note, kind="trick"))
+        if self.last_trick is not None:
+            tk, w, _, _ = self.last_trick
+            piles.append(Pile("Last trick", [(names[q], c) for q, c in tk], kind="last-trick",
+                              note=self._won_note(self.last_trick)))
+        piles.append(Pile("Stock", [], count=len(self.stock) + sum(len(x) for x in self.second), kind="stock"))
+        aside = [(names[p], c) for p in range(n) for c in self.discards[p] + self.aside[p]]
+        if aside:
+            if teacher:
+                piles.append(Pile("Set aside (exchanged, or the hands of players who sit out)", aside))
+            else:
+                piles.append(Pile("Set aside (exchanged, or the hands of players who sit out)", [],
+                                  count=len(aside)))
+        legal = list(self.legal_actions()) if cp >= 0 and player in (None, cp) else []
+        term = cp == TERMINAL
+        return View(g.name, g.title, player, seats, piles, self.status(), cp if cp >= 0 else None, term,
+                    self.result_text() if term else "", legal, facts=self.facts())
+
+    def facts(self) -> list:
+        """The public facts of the match: trump, rank order, dealer, scores."""
+        names = self.game.player_names()
+        out = []
+        cp = self.current_player
+        if self.trump is None or cp == CHANCE:
+            out.append(("Trump", "not named yet" if cp != CHANCE else "named after the next deal"))
+        else:
+            t = self.trump
+            words = f"{WORD[t]}" + (", named blind" if self.blind else "") + f" by {names[self.start]}"
+            if self.next_trump != t and cp != TERMINAL:
+                words += f"; {WORD[self.next_trump]} from the next trick"
+            v = self.trick_value()
+            words += f" — each trick counts {v}"
+            out.append(("Trump", words))
+        order = ("Rank order", order_words(self.reversed and cp >= 0))
+        if cp >= 0 and self.next_reversed != self.reversed:
+            order = ("Rank order", order_words(self.reversed) + " — turned round from the next trick")
+        out.append(order)
+        nd = names[(self.dealer + 1) % self.n]
+        if cp == CHANCE:
+            out.append(("Dealer", f"{names[self.dealer]} deals next"))
+        elif cp >= 0:
+            out.append(("Dealer", f"{names[self.dealer]}; {nd}, the start player, deals the next round"))
+        out.append(("Scores", " · ".join(f"{names[p]} {self.points[p]}" for p in range(self.n))
+                    + f" — the match ends at 0 or below, or at {LIMIT} or more; the lowest wins"))
+        return out
+
+    def _trick_note(self) -> str:
+        names = self.game.player_names()
+        tc = self.trick_cards
+        i = tricks.winner(tc, self.suit_of, self.power, self.trump)
+        led = self.led
+        word = "trump" if led == self.trump else WORD[led]
+        return f"led {word} · held by {names[self.trick[i][0]]}"
+
+    @staticmethod
+    def _won_by(last) -> tuple:
+        """(winner, winning card, why in words with the rule) of a finished trick."""
+        tk, w, trump, rev = last
+        suit_of, power = SUIT_OF[trump], POWER[rev]
+        cards = [c for _, c in tk]
+        c = cards[tricks.winner(cards, suit_of, power, trump)]
+        led = suit_of[cards[0]]
+        order = " (1 high)" if rev else ""
+        if c is WHITE:
+            why = ("the 24 is the highest trump [V24-4.4]" if not rev else
+                   "the 24 is the lowest trump, but the only one [V24-6.4]")
+        elif suit_of[c] == trump:
+            why = f"the highest trump{order} [V24-4.3]"
+        else:
+            why = f"the highest {WORD[led]}{order} [V24-4.3]"
+        return w, c, why
+
+    def _won_note(self, last) -> str:
+        w, c, why = self._won_by(last)
+        return f"won by {self.game.player_names()[w]} with {card_words(c)}: {why}"
+
+    def status(self) -> str:
+        names = self.game.player_names()
+        cp = self.current_player
+        if cp == CHANCE:
+            return f"Round {self.round_no + 1}: {names[self.dealer]} is about to deal."
+        if cp == TERMINAL:
+            return self.result_text()
+        who = names[cp]
+        ph = self.phase
+        if ph == BLIND_Q:
+            return (f"Round {self.round_no}: {who}, the start player, may name yellow blind before looking at "
+                    "his cards, or pick them up and then name trump.")
+        if ph == TRUMP_Q:
+            return f"Round {self.round_no}: {who}, the start player, names trump."
+        if ph == EXCHANGE:
+            if self.ex_count:
+                return f"{who} has given back {plural(self.ex_count, 'card')}: more, or draw as many."
+            return f"{who} may give back up to {plural(self._max_exchange(cp), 'card')} for new ones" + \
+                (", or sit out this round." if self._may_sit_out(cp) else ".")
+        if ph == REVERSE_Q:
+            return f"{who} played a 1: reverse the rank order from the next trick, or not?"
+        if ph == NEWTRUMP_Q:
+            return f"{who} played a 2: name a new trump from the next trick, or keep it?"
+        if not self.trick:
+            return f"Trick {self.tricks_played + 1}: {who} leads."
+        word = "trump" if self.led == self.trump else WORD[self.led]
+        return f"Trick {self.tricks_played + 1}: {who} to play ({word} led)."
+
+    def result_text(self) -> str:
+        if not self.rounds:
+            return ""
+        names = self.game.player_names()
+        w = self._winners()
+        pts = ", ".join(f"{names[p]} {self.points[p]}" for p in range(self.n))
+        who = " and ".join(names[p] for p in w)
+        verb = "share the win" if len(w) > 1 else "wins"
+        lost = f" {names[self.loser]} named yellow blind and took no trick: he loses the match [V24-8.4]." \
+            if self.loser is not None else ""
+        return (f"{who} {verb} after {plural(len(self.rounds), 'round')}, lowest with "
+                f"{plural(self.points[w[0]], 'point')} ({pts}).{lost}")
+
+    def progress(self) -> tuple[str, str]:
+        if self.current_player == CHANCE:
+            return f"Round {self.round_no + 1}", ""
+        if self.current_player == TERMINAL:
+            return f"Round {self.round_no}", "End of the match"
+        if self.phase in (BLIND_Q, TRUMP_Q, EXCHANGE):
+            return f"Round {self.round_no}", "Trump and exchange"
+        return f"Round {self.round_no}", f"Trick {self.tricks_played + 1}"
+
+    def round_text(self, r: dict) -> str:
+        names = self.game.player_names()
+        parts = []
+        for p in range(self.n):
+            why = r["why"][p]
+            if why == "sat out":
+                parts.append(f"{names[p]} sat out ({r['after'][p]})")
+            elif why == "tricks":
+                parts.append(f"{names[p]} {plural(r['tricks'][p], 'trick')}, {r['before'][p]} → {r['after'][p]}")
+            else:
+                extra = ", own trump" if why == "own trump" else ""
+                parts.append(f"{names[p]} no trick{extra}, {r['before'][p]} → {r['after'][p]}")
+        return "; ".join(parts)
+
+    def score_table(self):
+        names = self.game.player_names()
+        rows = []
+        for r in self.rounds:
+            trump = WORD[r["final"]] + (" blind" if r["blind"] else "")
+            if r["final"] != r["trump"]:
+                trump = f"{WORD[r['trump']]}, then {WORD[r['final']]}"
+            cells = []
+            for p in range(self.n):
+                why = r["why"][p]
+                if why == "sat out":
+                    cells.append(f"sat out · {r['after'][p]}")
+                elif why == "tricks":
+                    cells.append(f"{plural(r['tricks'][p], 'trick')} · {r['after'][p]}")
+                else:
+                    cells.append(("no trick, own trump" if why == "own trump" else "no trick") + f" · {r['after'][p]}")
+            rows.append([f"Round {r['round']}", f"{trump} ({names[r['start']]})", str(r["value"]), *cells])
+        rows.append(["Score", "", "", *map(str, self.points)])
+        return Table(["", "trump (named by)", "a trick counts", *names], rows,
+                     "Tricks and scores per round: from 24 down; 0 or below, or 48 or more, ends the match "
+                     "(V24-5, V24-8)")
+
+    def describe(self, action, after: State | None = None) -> str:
+        names = self.game.player_names()
+        if action.__class__ is Deal:
+            n = self.n
+            d = names[self.dealer]
+            st = names[(self.dealer + 1) % n]
+            return (f"Round {self.round_no + 1}: {d} deals 3 cards to each player; {st}, on his left, is the "
+                    f"start player and names trump [V24-3].")
+        p = self.current_player
+        who = names[p]
+        if after is None:
+            after = self._copy()
+            after._apply(action)
+        ph = self.phase
+        if ph == BLIND_Q:
+            if action is BLIND:
+                line = (f"{who} names yellow blind, without looking at his cards: each trick counts 4 this "
+                        "round [V24-7].")
+            else:
+                return f"{who} picks up his first three cards to name trump [V24-7.1]."
+        elif ph == TRUMP_Q:
+            v = " — each trick counts 2" if action.data == "Y" else ""
+            line = f"{who} names {WORD[action.data]} trump{v} [V24-3.3]."
+        elif ph == EXCHANGE:
+            if action.data == "discard":
+                line = f"{who} gives back a card [V24-3.4]."
+                if after.ex_pos != self.ex_pos:
+                    line = f"{who} gives back a third card and draws 3 new ones from the stock [V24-3.4]."
+            elif action.data == "sit":
+                line = f"{who} sits this round out: his score does not change [V24-9.2]."
+            elif self.ex_count:
+                line = f"{who} draws {plural(self.ex_count, 'new card')} from the stock [V24-3.4]."
+            else:
+                line = f"{who} keeps his cards [V24-3.4]."
+        elif ph == REVERSE_Q:
+            if action.data:
+                line = (f"{who} reverses the rank order: from the next trick " +
+                        ("the 1 is high and the 11 low, and the 24 is the lowest trump [V24-6.2]."
+                         if not self.next_reversed else "the 11 is high again [V24-6.3]."))
+            else:
+                line = f"{who} leaves the rank order as it is [V24-6.1]."
+        elif ph == NEWTRUMP_Q:
+            if action.data is None:
+                line = f"{who} keeps the trump [V24-9.1]."
+            else:
+                line = f"{who} names {WORD[action.data]} trump from the next trick [V24-9.1]."
+        else:
+            c = action.card
+            if not self.trick:
+                line = f"{who} leads {card_words(c)}."
+            else:
+                s = self.suit_of[c]
+                if s == self.led:
+                    line = f"{who} plays {card_words(c)}."
+                elif s == self.trump:
+                    line = f"{who} cannot follow and trumps with {card_words(c)} [V24-4.2]."
+                else:
+                    line = f"{who} cannot follow and discards {card_words(c)} [V24-4.2]."
+            if after.phase == REVERSE_Q:
+                line += f" A 1: {who} may reverse the rank order from the next trick [V24-6.1]."
+            elif after.phase == NEWTRUMP_Q:
+                line += f" A 2: {who} may name a new trump from the next trick [V24-9.1]."
+        line += self._consequences(after)
+        return line
+
+    def _consequences(self, after) -> str:
+        """What followed from an action by itself: a trick taken, the round scored, the match over, the
+        exchange over."""
+        names = self.game.player_names()
+        out = ""
+        if after.last_trick is not None and after.last_trick is not self.last_trick:
+            w, c, why = after._won_by(after.last_trick)
+            out += f" {names[w]} takes the trick with {card_words(c)}: {why}."
+            if after.reversed != self.reversed:
+                out += " From now on the order is " + order_words(after.reversed) + " [V24-6.2]."
+            if after.trump != self.trump:
+                out += f" From now on {WORD[after.trump]} is trump [V24-9.1]."
+        if len(after.rounds) > len(self.rounds):
+            r = after.rounds[-1]
+            out += f" Round {r['round']} scored, each trick {r['value']}: {after.round_text(r)} [V24-5]."
+            if after.current_player == TERMINAL:
+                out += " " + after.result_text()
+        elif self.phase == EXCHANGE and after.phase == PLAY:
+            sitting = [names[q] for q in range(self.n) if not after.active[q]]
+            if sitting:
+                out += " " + " and ".join(sitting) + (" sits" if len(sitting) == 1 else " sit") + " out."
+            out += f" {names[after.start]} leads the first trick [V24-4.1]."
+        elif self.phase in (TRUMP_Q, BLIND_Q) and after.trump is not None:
+            out += " Everyone gets 3 more cards [V24-3.2]."
+            if after.phase == PLAY:
+                out += f" Nobody may exchange; {names[after.start]} leads [V24-4.1]."
+        return out
+
+
+VierundzwanzigGame.State = VierundzwanzigState
+GAME = VierundzwanzigGame
+
+
+# --- tables generated from the engine ----------------------------------------------------------------
+def ranks_table() -> Table:
+    rows = [["11 high (at the start of each round)", "24, 11, 10, … 2, 1", "11, 10, … 2, 1"],
+            ["1 high (after a 1 reversed it)", "1, 2, … 10, 11, 24", "1, 2, … 10, 11"]]
+    # checked against the engine's powers
+    assert sorted(CARDS[:11], key=lambda c: -POWER[False][c])[0].value == 11
+    assert sorted(CARDS[:11], key=lambda c: -POWER[True][c])[0].value == 1
+    return Table(["rank order", "the trump colour (the 24 counts as trump)", "the other colours"], rows,
+                 "From high to low: the order in force in a trick (a change applies from the next trick)")
+
+
+def players_table() -> Table:
+    """V24-2, V24-3.5: what the 45 cards allow, by the number of players."""
+    rows = []
+    for n in range(2, 8):
+        dealt = HAND * n
+        stock = len(CARDS) - dealt
+        need = MAX_EXCHANGE * n
+        offered = n in OPTIONS[0].choices
+        enough = "yes" if stock >= need else \
+            f"no: only {plural(stock // MAX_EXCHANGE, 'player')} could give back 3"
+        rows.append([str(n), str(dealt), str(stock), str(need), enough, "yes" if offered else "no"])
+    return Table(["players", "cards dealt (6 each)", "left in the stock", "given back at most (3 each)",
+                  "always enough in the stock", "offered by the kit"], rows,
+                 "How many can play: 45 cards, 6 in each hand, up to 3 exchanged by each player")
+
+
+def scoring_table(opts: dict) -> Table:
+    pen = opts["own_trump_penalty"]
+    double = pen == "always" or pen == "advised" and not opts["trump_twos"]
+    rows = []
+    for label, v in (("red, blue or green", 1), ("yellow", 2), ("yellow, named blind", 4)):
+        caller = f"+{2 * TRICKS * v}" + (" and the match is lost" if v == 4 else "") if double else \
+            f"+{TRICKS * v} (no double penalty)"
+        rows.append([label, f"−{v}", f"+{TRICKS * v}", caller])
+    return Table(["trump", "each trick taken", "no trick", "no trick for the trump caller"], rows,
+                 "Points per round, off or onto the score (everyone starts at 24; lowest wins)")
+
+
+# --- bots ------------------------------------------------------------------------------------------------
+def _hand_of(state, me: int) -> list:
+    """My own cards as my view shows them (never another seat's)."""
+    return [c for c in state.view(me).seats[me].hand if c is not None]
+
+
+def _strength(hand, trump: str, rev: bool) -> float:
+    """A rough count of the tricks a hand may take under `trump` and an order: trumps by their rank, and
+    the top cards of the other colours."""
+    power = POWER[rev]
+    suit_of = SUIT_OF[trump]
+    s = 0.0
+    for c in hand:
+        pw = power[c]
+        if suit_of[c] == trump:
+            s += 0.35 + pw / 14
+        elif pw >= 10:
+            s += 0.45 if pw == 11 else 0.2
+    return s
+
+
+class CarefulBot:
+    """A simple careful player, the baseline: it names the colour it holds most of, never names yellow blind,
+    keeps its cards and never sits out, never reverses the order or changes trump; it takes a trick with its
+    cheapest card that wins it at that moment, else throws its lowest card; it leads its strongest card."""
+    name = "careful"
+
+    def __init__(self, seed: int = 0):
+        self.rng = Rng(seed)
+
+    def choose(self, state):
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        ph = state.phase
+        me = state.current_player
+        if ph == BLIND_Q:
+            return LOOK
+        if ph == TRUMP_Q:
+            hand = _hand_of(state, me)
+            count = {t: sum(1 for c in hand if c is not WHITE and COLOUR_OF[c] == t) for t in COLOURS}
+            best = max(COLOURS, key=lambda t: (count[t], sum(c.value for c in hand if c is not WHITE
+                                                                 and COLOUR_OF[c] == t)))
+            return TRUMP_A[best]
+        if ph == EXCHANGE:
+            return next(a for a in legal if a.data == "done")
+        if ph == REVERSE_Q:
+            return next(a for a in legal if a.data is False)
+        if ph == NEWTRUMP_Q:
+            return KEEP_TRUMP
+        return _play_card(state, legal, careful=True)
+
+
+def _play_card(state, legal, careful: bool = False, seen=None):
+    """Take the trick as cheaply as possible, else throw the weakest card; lead the strongest card."""
+    suit_of, power, trump = state.suit_of, state.power, state.trump
+    tc = state.trick_cards
+    if not tc:
+        return max(legal, key=lambda a: (suit_of[a.card] == trump, power[a.card], a.card.index)) if careful \
+            else None
+    best = tc[tricks.winner(tc, suit_of, power, trump)]
+    led = state.led
+    win = [a for a in legal if tricks.beats(a.card, best, led, trump, suit_of, power)]
+    if win:
+        return min(win, key=lambda a: (suit_of[a.card] == trump, power[a.card], a.card.index))
+    return min(legal, key=lambda a: (suit_of[a.card] == trump, power[a.card], a.card.index))
+
+
+class RuleBot:
+    """A rule-based player, the way a club player plays 24, with only what its seat may know (its own hand,
+    the cards played, the scores):
+
+    * **trump**: names the colour it holds most of (high cards break a tie); names yellow blind only when
+      its score is so high (40 or more) that a gamble is worth it;
+    * **exchange**: gives back its weakest cards outside the trump (low cards, of short colours first),
+      keeping the 1s it may want to reverse with; sits a round out (variant b) with a weak hand unless it
+      is close to 0;
+    * **a 1**: reverses the order when its remaining hand is low — when its cards count for more with the
+      1 high than with the 11 high;
+    * **a 2** (variant a): names the colour it holds most of if that makes its hand clearly stronger;
+    * **the play**: takes a trick with the cheapest card that wins it, and when others still follow, with
+      a card no unseen card can beat if it has one; uses a trump only when no card of the led colour wins;
+      leads a sure winner (the highest card still out in its colour, trumps gone or itself a trump) if it
+      has one, else its highest card outside the trump; without a chance to win it throws its weakest
+      card — keeping its trumps as long as it has taken no trick, so as not to end the round without one.
+    """
+    name = "rule-based"
+    BLIND_AT = 40             # name yellow blind from this many points on
+
+    def __init__(self, seed: int = 0):
+        self.rng = Rng(seed)
+
+    def choose(self, state):
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        ph = state.phase
+        me = state.current_player
+        if ph == BLIND_Q:
+            return BLIND if BLIND in legal and state.points[me] >= self.BLIND_AT else LOOK
+        hand = _hand_of(state, me)
+        if ph == TRUMP_Q:
+            return TRUMP_A[self._best_trump(hand, state.reversed)]
+        if ph == EXCHANGE:
+            return self._exchange(state, me, hand, legal)
+        if ph == REVERSE_Q:
+            rest = hand
+            now = _strength(rest, state.next_trump, state.next_reversed)
+            flip = _strength(rest, state.next_trump, not state.next_reversed)
+            return next(a for a in legal if a.data is (flip > now + 0.05))
+        if ph == NEWTRUMP_Q:
+            t = self._best_trump(hand, state.next_reversed)
+            if t != state.next_trump and _strength(hand, t, state.next_reversed) > \
+                    _strength(hand, state.next_trump, state.next_reversed) + 0.3:
+                return NEW_TRUMP[t]
+            return KEEP_TRUMP
+        return self._play(state, me, hand, legal)
+
+    @staticmethod
+    def _best_trump(hand, rev: bool) -> str:
+        """The colour it holds most of; the stronger hand under it breaks a tie (yellow last: it doubles
+        the stakes)."""
+        count = {t: sum(1 for c in hand if c is not WHITE and COLOUR_OF[c] == t) for t in COLOURS}
+        return max(COLOURS, key=lambda t: (count[t], _strength(hand, t, rev), t != "Y"))
+
+    def _exchange(self, state, me, hand, legal):
+        trump = state.trump
+        if SIT_OUT in legal and _strength(hand, trump, False) < 0.9 and state.points[me] > 12:
+            return SIT_OUT
+        discards = [a for a in legal if a.data == "discard"]
+        if not discards:
+            return next(a for a in legal if a.data == "done")
+        suit_of = state.suit_of
+        power = POWER[state.reversed]
+        counts = {}
+        for c in hand:
+            counts[suit_of[c]] = counts.get(suit_of[c], 0) + 1
+
+        def weak(c):
+            return suit_of[c] != trump and c.value != 1 and power[c] <= 7
+
+        cands = [a for a in discards if weak(a.card)]
+        if not cands:
+            return next(a for a in legal if a.data == "done")
+        return min(cands, key=lambda a: (power[a.card] + counts[suit_of[a.card]], a.card.index))
+
+    def _unseen(self, state, me, hand):
+        seen = set(hand)
+        for w in state.won:
+            for t in w:
+                for _, c in t:
+                    seen.add(c)
+        for _, c in state.trick:
+            seen.add(c)
+        return [c for c in CARDS if c not in seen]
+
+    def _play(self, state, me, hand, legal):
+        suit_of, power, trump = state.suit_of, state.power, state.trump
+        tc = state.trick_cards
+        key_low = lambda a: (suit_of[a.card] == trump, power[a.card], a.card.index)  # noqa: E731
+        if not tc:
+            unseen = self._unseen(state, me, hand)
+            # a sure winner: the highest card still out in its colour, and trumps are gone or it is trump
+            trumps_out = any(suit_of[c] == trump for c in unseen)
+            sure = []
+            for a in legal:
+                c = a.card
+                s = suit_of[c]
+                higher = any(suit_of[x] == s and power[x] > power[c] for x in unseen)
+                if not higher and (s == trump or not trumps_out):
+                    sure.append(a)
+            if sure:
+                return min(sure, key=key_low)
+            plain = [a for a in legal if suit_of[a.card] != trump]
+            if plain:
+                return max(plain, key=lambda a: (power[a.card], a.card.index))
+            return max(legal, key=lambda a: (power[a.card], a.card.index))
+        best = tc[tricks.winner(tc, suit_of, power, trump)]
+        led = state.led
+        win = [a for a in legal if tricks.beats(a.card, best, led, trump, suit_of, power)]
+        still = state.in_play - len(tc) - 1          # players after me in this trick
+        if win:
+            if still > 0:
+                unseen = self._unseen(state, me, hand)
+                safe = [a for a in win if not any(tricks.beats(x, a.card, led, trump, suit_of, power)
+                                                  for x in unseen)]
+                if safe:
+                    return min(safe, key=key_low)
+                # nobody can be sure: the cheapest winner in the led colour, else the cheapest trump
+            return min(win, key=key_low)
+        # cannot win: throw the weakest card; keep a trump while no trick is taken
+        if state.tricks[me] == 0:
+            non_trump = [a for a in legal if suit_of[a.card] != trump]
+            if non_trump:
+                return min(non_trump, key=key_low)
+        return min(legal, key=key_low)

@@ -1,0 +1,1364 @@
+"""Whist for four players in two partnerships, played as a whole game: deal after deal to the target.
+
+Source: the Whist page of ``004_…`` (the 7th Sea quick rules, in English). Where it is silent the kit uses
+the classic game (the 19th-century laws of Long and Short Whist) and says so; the classic scoring can be
+played too (``ruleset``). Rule IDs refer to ``cardkit/rules/whist.toml``.
+
+Seats in the order of play (to the left): South 0, West 1, North 2, East 3; North–South (even seats) play
+against East–West (odd seats). The first chance action is the draw for the first dealer (WH-1.3), every
+later one a hand: the 52 cards in the order dealt, one at a time from the dealer's left, the last turned
+up for trumps (WH-2). Between hands ``current_player`` is CHANCE and the protocol deals.
+
+``mode="strict"`` (the default) refuses a revoke; ``mode="table"`` plays the rules as written: a revoke
+may be played, the partner asks "having none?" after every card that does not follow suit (the revoker may
+correct it), the opponents may claim a revoke once the cards have shown it, both sides revoking throws the
+hand in, and a stacked deal may expose a card (a misdeal: any player may demand a redeal).
+
+The hot path (strict mode, random play) is kept lean: one `Action` per card made once, hands kept by suit
+as lists of those actions, follow suit and the trick's winner from `cardkit.tricks`, no string formatting
+in `_apply` (narration is `describe`, on demand).
+"""
+from __future__ import annotations
+
+from ..bots import RandomBot
+from ..cards import FRENCH52, Card
+from ..errors import CardError, CardkitError, IllegalActionError
+from ..game import CHANCE, TERMINAL, Action, Deal, Game, State
+from ..options import Option
+from ..rng import Rng
+from ..rules import Table
+from ..tricks import playable_grouped, winner
+from ..view import Pile, Seat, View, plural
+
+NAMES = ["South", "West", "North", "East"]
+TEAMS = ["North–South", "East–West"]
+SUITS = ("C", "S", "H", "D")                       # the pack's order
+SUIT_PLURAL = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}
+SUIT_ONE = {"C": "club", "S": "spade", "H": "heart", "D": "diamond"}
+SUIT_SYM = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
+SUIT_TITLE = {"C": "Clubs", "S": "Spades", "H": "Hearts", "D": "Diamonds"}
+RANK_WORD = {"A": "Ace", "K": "King", "Q": "Queen", "J": "Jack"}
+CARDS = FRENCH52.cards
+FULL = frozenset(CARDS)
+PLAY = {c: Action(c.text, c.label, c) for c in CARDS}      # one action object per card
+SUIT_OF = {c: c.suit for c in CARDS}                        # WH-1.2: four suits, no suit ranks another
+POWER = {c: c.value for c in CARDS}                         # WH-1.2: 2 … 10, J, Q, K, A (Aces high)
+HONOURS = frozenset(("A", "K", "Q", "J"))                   # WH-5.6.2
+REDEAL = Action("redeal", "demand a redeal", data="redeal")
+PLAY_ON = Action("play on", "play on", data="play on")
+NONE = Action("none", "having none", data="none")
+CLAIM = Action("claim", "claim the revoke", data="claim")
+NO_CLAIM = Action("no claim", "no claim", data="no claim")
+PLAYING, MISDEAL, ASKED, CLAIMING = 0, 1, 2, 3             # what the player on turn is to do
+TRICKS = 13
+SOURCE_TARGET = 7                                           # WH-5.4 hand points, WH-5.5 game points
+CLASSIC_TARGET = {"long": 10, "short": 5}                   # WH-5.6.4
+
+OPTIONS = (
+    Option("players", 4, choices=(4,), rule="WH-1.1",
+           help="four players in two partnerships, partners opposite"),
+    Option("mode", "strict", choices=("strict", "table"), rule="WH-4.4",
+           help="revokes and misdeals: refused by the kit, or played as at a real table",
+           labels={"strict": "strict: the kit refuses a revoke",
+                   "table": "as at the table: revokes are corrected or claimed"}),
+    Option("ruleset", "source", choices=("source", "long", "short"), rule="WH-5.6",
+           help="the scoring: the quick rules, or classic Long or Short Whist",
+           labels={"source": "the quick rules (hand points, game points)",
+                   "long": "Long Whist: honours, 10 points a game, the rubber",
+                   "short": "Short Whist: honours, 5 points a game, the rubber"}),
+    Option("first_dealer", "highest", choices=("highest", "lowest"), rule="WH-1.3",
+           help="who deals first: the highest card drawn, or the lowest with the Ace low",
+           labels={"highest": "the highest card (the quick rules)", "lowest": "the lowest card, Ace low (classic)"}),
+    Option("revoke_bar", "game", choices=("game", "hand"), rule="WH-5.3",
+           help="what a side that revoked cannot win in that hand (the quick rules' scoring)",
+           labels={"game": "the game: its seventh game point", "hand": "its seventh hand point"}),
+)
+
+# the draw for the first dealer, 64 bits at a time: the Fisher-Yates positions of a 52-card shuffle grouped
+# so that the product of each group's sizes fits below 2**64 (each group is one uniform draw, decoded in
+# mixed radix: exactly uniform, a few times faster than one draw per position)
+_GROUPS: list = []
+_i = 51
+while _i > 0:
+    _prod, _sizes = 1, []
+    while _i > 0 and _prod * (_i + 1) < 1 << 64:
+        _prod *= _i + 1
+        _sizes.append(_i + 1)
+        _i -= 1
+    _GROUPS.append((_prod, tuple(_sizes)))
+del _i, _prod, _sizes
+
+
+def shuffled_pack(rng: Rng) -> list:
+    """A uniformly shuffled 52-card pack drawn from `rng` (Fisher-Yates, its positions drawn in groups)."""
+    items = list(CARDS)
+    i = 51
+    below = rng.below
+    for prod, sizes in _GROUPS:
+        x = below(prod)
+        for size in sizes:
+            x, j = divmod(x, size)
+            items[i], items[j] = items[j], items[i]
+            i -= 1
+    return items
+
+
+def draw_rounds(cards, lowest: bool) -> tuple[list, int]:
+    """WH-1.3: the players draw in turn, South first, one card each from the top; those who tie for the
+    deal (equal ranks) draw again, in the same order, from the rest. (rounds of (seat, card), the dealer)."""
+    def value(c):
+        return 1 if lowest and c.rank == "A" else c.value
+    order, pos, rounds = [0, 1, 2, 3], 0, []
+    while True:
+        if pos + len(order) > len(cards):          # cannot happen with 52 cards; a safe end all the same
+            return rounds, order[0]
+        drawn = [(p, cards[pos + k]) for k, p in enumerate(order)]
+        pos += len(order)
+        rounds.append(drawn)
+        vals = [value(c) for _, c in drawn]
+        best = min(vals) if lowest else max(vals)
+        tied = [p for (p, _), v in zip(drawn, vals) if v == best]
+        if len(tied) == 1:
+            return rounds, tied[0]
+        order = tied
+
+
+class Whist(Game):
+    name = "whist"
+    title = "Whist"
+    deck = FRENCH52
+    option_specs = OPTIONS
+    summary = ("The English partnership trick game: follow suit, the turned-up card names trumps, the tricks "
+               "beyond six score. Four players, partners opposite, deal after deal to 7 game points.")
+
+    def __init__(self, **options):
+        super().__init__(**options)
+        o = self.options
+        self.strict = o["mode"] == "strict"
+        self.classic = o["ruleset"] != "source"
+        self.target = CLASSIC_TARGET.get(o["ruleset"], SOURCE_TARGET)
+
+    def player_names(self) -> list[str]:
+        return list(NAMES)
+
+    def sides(self) -> list[list[int]]:
+        """The partnerships win or lose together (WH-1.1): North–South (seats 0, 2), East–West (1, 3)."""
+        return [[0, 2], [1, 3]]
+
+    def side_names(self) -> list[str]:
+        return list(TEAMS)
+
+    def full_deck(self) -> list[Card]:
+        return list(CARDS)
+
+    def random_deal(self, rng: Rng) -> Deal:
+        return Deal(shuffled_pack(rng))
+
+    def draw(self, dealer: int = 3) -> str:
+        """A draw for the first dealer (WH-1.3) that `dealer` wins under either reading: he draws an Ace
+        (the highest card, and the lowest when Aces are low), the others a 7, an 8 and a 9."""
+        if isinstance(dealer, bool) or dealer not in (0, 1, 2, 3):
+            raise CardkitError(f"no seat {dealer!r}: the seats are 0 (South), 1 (West), 2 (North), 3 (East)")
+        others = iter(FRENCH52.parse_many("7C 8D 9H"))
+        first = [FRENCH52.parse("AS") if p == dealer else next(others) for p in range(4)]
+        return "deal: " + FRENCH52.format(first + [c for c in CARDS if c not in first])
+
+    def stack(self, hands, turned=None, dealer: int = 3, exposed=()) -> str:
+        """The deal text that gives these hands (13 cards each, in seat order South, West, North, East) with
+        `dealer` dealing: his hand holds the card he turns up (`turned`, by default the last one listed).
+        The cards go out one at a time from the dealer's left (WH-2.1), the turned card last (WH-2.2);
+        `exposed`: cards turned face up in the deal (WH-3.2, played only as at the table)."""
+        if not isinstance(hands, (list, tuple)):
+            raise IllegalActionError("WH-2.1", f"give the hands as a list of 4 hands, not {type(hands).__name__}")
+        if isinstance(dealer, bool) or dealer not in (0, 1, 2, 3):
+            raise IllegalActionError("WH-2.1", f"no seat {dealer!r}: the dealer is 0 (South), 1 (West), 2 (North) "
+                                     "or 3 (East)")
+        try:
+            hs = [FRENCH52.parse_many(h) for h in hands]
+        except CardError as e:
+            raise IllegalActionError("WH-1.2", str(e)) from None
+        if len(hs) != 4 or any(len(h) != TRICKS for h in hs):
+            raise IllegalActionError("WH-2.1", "give 4 hands of 13 cards (the dealer's with the card he turns up)")
+        seen: set = set()
+        for c in (c for h in hs for c in h):
+            if c in seen:
+                raise IllegalActionError("WH-1.2", f"{c.label} is listed twice (the pack holds each card once)")
+            seen.add(c)
+        mine = list(hs[dealer])
+        t = mine[-1] if turned is None else FRENCH52.parse(turned)
+        if t not in mine:
+            raise IllegalActionError("WH-2.2", f"the turned card {t.label} must be one of the dealer's 13 cards")
+        mine.remove(t)
+        queues = [list(h) for h in hs]
+        queues[dealer] = mine
+        order = []
+        for i in range(51):
+            order.append(queues[(dealer + 1 + i) & 3].pop(0))
+        order.append(t)
+        extra = FRENCH52.parse_many(exposed) if exposed else []
+        return "deal: " + FRENCH52.format(order + extra)
+
+    def rule_tables(self) -> dict:
+        return {"trick": trick_table(), "rulesets": rulesets_table(self.options)}
+
+    def bots(self) -> dict:
+        return {"random": RandomBot, "careful": CarefulBot, "rule-based": RuleBot}
+
+
+class WhistState(State):
+    # set up --------------------------------------------------------------------------------------
+    def _start(self) -> None:
+        g = self.game
+        o = g.options
+        self._strict = g.strict
+        self._classic = g.classic
+        self._ruleset = o["ruleset"]
+        self._lowest = o["first_dealer"] == "lowest"
+        self._bar = o["revoke_bar"]
+        self.current_player = CHANCE
+        self._phase = PLAYING
+        self._drawn = False                 # the draw for the first dealer is the first chance action
+        self.draw = []                      # its rounds of (seat, card)
+        self.dealer = -1
+        self.hands_dealt = 0                # hands dealt (the draw is not one; a redeal is)
+        self._suits = [{"C": [], "S": [], "H": [], "D": []} for _ in range(4)]   # per seat, suit: actions
+        self.faceup = [set(), set(), set(), set()]   # cards in a hand that everyone has seen (WH-4.8)
+        self.trump = None
+        self.turned = None                  # the turned card (WH-2.2)
+        self.turned_on_table = False        # until the dealer's first turn (WH-2.3)
+        self._pickup = -1                   # the dealer, while the turned card lies on the table
+        self.trick: list = []               # the cards of the trick under way, in the order played
+        self.leader = 0
+        self.led = None
+        self.done: list = []                # this hand's tricks: (leader, cards, winner)
+        self.won = [0, 0]                   # tricks per side this hand
+        self.points = [0, 0]                # hand points (the quick rules) or points (classic) per side
+        self.games = [0, 0]                 # game points (the quick rules) or games won (classic) per side
+        self.log: list = []                 # each finished hand: a dict (see _end_hand)
+        self._deal_cards: tuple = ()        # the latest deal's cards (for resample)
+        self._deal_dealer = -1              # who dealt them
+        self.honours = [0, 0]               # trump honours dealt to each side (WH-5.6.2)
+        # as at the table (WH-4.4)
+        self.exposed: list = []             # (seat, card) exposed in this deal (WH-3.2)
+        self._asking: list = []             # seats still to answer the misdeal question (WH-3.3)
+        self.revokes: list = []             # dicts: seat, trick, suit, held, card, state
+        self.corrections: list = []         # (seat, trick, card taken back, card played)
+        self.answers: list = []             # (seat, trick, suit): "having none" answers (public)
+        self._claims: list = []             # revokes waiting for the opponents' claim (WH-4.6)
+
+    current_player = CHANCE    # a plain attribute (set on the instance), not a property: read at every step
+
+    @property
+    def hands(self) -> list:
+        """Each seat's cards (sorted by suit and rank), the turned card once taken up included. The engine
+        keeps them by suit as the actions that play them (``_suits``)."""
+        return [self.hand_of(p) for p in range(4)]
+
+    @property
+    def tricks_played(self) -> int:
+        return len(self.done)
+
+    def side(self, p: int) -> int:
+        return p & 1
+
+    # dealing -------------------------------------------------------------------------------------
+    def _check_deal(self, deal: Deal) -> None:
+        cards = deal.cards
+        if len(cards) < 52 or frozenset(cards[:52]) != FULL:
+            raise IllegalActionError("deal", "a deal must hold the 52 cards of the pack, each once, in the order "
+                                     "they are dealt", deal.text[:60])
+        if len(cards) > 52:
+            extra = cards[52:]
+            if self._strict:
+                raise IllegalActionError("deal", "a deal of the strict rules is the 52 cards and no more: cards "
+                                         "listed after them are cards exposed in the deal, a misdeal (WH-3.2), "
+                                         "played only as at the table", deal.text[:60])
+            if len(set(extra)) != len(extra) or cards[51] in extra:
+                raise IllegalActionError("deal", "list each card exposed in the deal once, and never the last "
+                                         "card, which is turned up anyway (WH-3.2)", deal.text[:60])
+
+    def _deal(self, deal: Deal) -> None:
+        cards = deal.cards
+        if not self._drawn:
+            if len(cards) != 52:
+                raise IllegalActionError("deal", "the draw for the first dealer is the 52 cards and no more "
+                                         "(WH-1.3)", deal.text[:60])
+            self._deal_cards = cards
+            self.draw, self.dealer = draw_rounds(cards, self._lowest)
+            self._drawn = True
+            self.current_player = CHANCE
+            return
+        self._deal_cards = cards
+        self.hands_dealt += 1
+        d = self._deal_dealer = self.dealer
+        hands = self._suits = [{"C": [], "S": [], "H": [], "D": []} for _ in range(4)]
+        for q in range(4):                       # WH-2.1: one at a time from the dealer's left
+            h = hands[q]
+            for c in cards[(q - d - 1) & 3:51:4]:
+                h[c.suit].append(PLAY[c])
+        t = cards[51]                            # WH-2.2: the last card is turned up
+        self.turned, self.trump = t, t.suit
+        self.turned_on_table, self._pickup = True, d
+        self.faceup = [set(), set(), set(), set()]
+        self.trick, self.done, self.won = [], [], [0, 0]
+        self.led = None
+        self.leader = (d + 1) & 3                # WH-4.1: the player on the dealer's left leads
+        self.current_player = self.leader
+        self._phase = PLAYING
+        if self._classic:
+            hon = [0, 0]
+            for i, c in enumerate(cards[:52]):
+                if c.suit == t.suit and c.rank in HONOURS:
+                    hon[(d + 1 + i) & 1] += 1
+            self.honours = hon
+        if not self._strict:
+            self.revokes, self.corrections, self.answers, self._claims = [], [], [], []
+            self.exposed = []
+            if len(cards) > 52:                  # WH-3.2: cards exposed in the deal: a misdeal
+                pos = {c: i for i, c in enumerate(cards[:52])}
+                for c in cards[52:]:
+                    q = (d + 1 + pos[c]) & 3
+                    self.exposed.append((q, c))
+                    self.faceup[q].add(c)
+                self._asking = [(d + 1 + k) & 3 for k in range(4)]   # WH-3.3: each in turn
+                self._phase = MISDEAL
+                self.current_player = self._asking[0]
+
+    # the play ------------------------------------------------------------------------------------
+    def _legal(self) -> list:
+        if self._phase:
+            return self._legal_question()
+        h = self._suits[self.current_player]
+        if self.trick and self._strict:          # WH-4.2: follow suit, else any card
+            return playable_grouped(h, self.led)
+        return h["C"] + h["S"] + h["H"] + h["D"]
+
+    def _legal_question(self) -> list:
+        ph = self._phase
+        if ph == ASKED:                          # WH-4.5: "having none?" - or correct with the suit led
+            return [NONE, *self._suits[self.current_player][self.led]]
+        if ph == CLAIMING:                       # WH-4.6
+            return [CLAIM, NO_CLAIM]
+        return [REDEAL, PLAY_ON]                 # WH-3.3
+
+    def _apply(self, action) -> None:
+        if self._phase:
+            self._answer(action)
+            return
+        c = action.card
+        p = self.current_player
+        self._suits[p][c.suit].remove(action)
+        fu = self.faceup[p]
+        if fu and c in fu:
+            fu.discard(c)
+        trick = self.trick
+        trick.append(c)
+        n = len(trick)
+        if n == 1:
+            self.led = c.suit
+        elif c.suit != self.led and not self._strict:
+            self._phase = ASKED                  # WH-4.5: the partner asks "having none?"
+            return
+        if n < 4:                                # _next, inlined: this is every decision's path
+            nxt = (p + 1) & 3
+            self.current_player = nxt
+            if nxt == self._pickup:              # WH-2.3: the dealer's first turn
+                self._take_up()
+            return
+        self._end_trick()
+
+    def _next(self, p: int) -> None:
+        """After `p`'s card stands: the next player, or the end of the trick."""
+        if len(self.trick) < 4:
+            nxt = (p + 1) & 3
+            self.current_player = nxt
+            if nxt == self._pickup:              # WH-2.3: the dealer's first turn
+                self._take_up()
+            return
+        self._end_trick()
+
+    def _take_up(self) -> None:
+        d, c = self.dealer, self.turned
+        self._suits[d][c.suit].append(PLAY[c])
+        self.faceup[d].add(c)
+        self.turned_on_table, self._pickup = False, -1
+
+    def _end_trick(self) -> None:
+        trick = self.trick
+        w = (self.leader + winner(trick, SUIT_OF, POWER, self.trump)) & 3     # WH-4.3
+        self.won[w & 1] += 1
+        self.done.append((self.leader, tuple(trick), w))
+        self.trick = []
+        self.led = None
+        self.leader = self.current_player = w               # WH-4.1: the winner leads the next trick
+        if not self._strict and self._find_claims():
+            return
+        if len(self.done) == TRICKS:
+            self._end_hand("played")
+
+    # as at the table: "having none?", claims, misdeals ---------------------------------------------
+    def _answer(self, a) -> None:
+        ph = self._phase
+        p = self.current_player
+        if ph == ASKED:
+            self._phase = PLAYING
+            n = len(self.done) + 1
+            if a is NONE or a.card is None:
+                held = self._suits[p][self.led]
+                self.answers.append((p, n, self.led))
+                if held:                         # WH-4.4: a revoke, known to nobody but its player
+                    self.revokes.append({"seat": p, "trick": n, "suit": self.led, "card": self.trick[-1],
+                                         "held": frozenset(x.card for x in held), "state": "hidden"})
+            else:                                # WH-4.5: corrected; the card taken back stays face up
+                wrong = self.trick[-1]
+                self._suits[p][wrong.suit].append(PLAY[wrong])
+                self.faceup[p].add(wrong)
+                c = a.card
+                self._suits[p][c.suit].remove(a)
+                self.faceup[p].discard(c)
+                self.trick[-1] = c
+                self.corrections.append((p, n, wrong, c))
+            self._next(p)
+            return
+        if ph == CLAIMING:
+            r = self._claims.pop(0)
+            r["state"] = "claimed" if a is CLAIM else "waived"
+            if a is CLAIM:
+                sides = {x["seat"] & 1 for x in self.revokes if x["state"] == "claimed"}
+                if len(sides) == 2:              # WH-4.7: both sides revoked: a revoked hand
+                    self._claims = []
+                    self._end_hand("revoked")
+                    return
+            if self._claims:
+                self.current_player = (self._claims[0]["seat"] + 1) & 3
+                return
+            self._phase = PLAYING
+            self.current_player = self.leader
+            if len(self.done) == TRICKS:
+                self._end_hand("played")
+            return
+        # MISDEAL (WH-3.3)
+        if a is REDEAL:
+            self._end_hand("misdeal", by=p)
+            return
+        self._asking.pop(0)
+        if self._asking:
+            self.current_player = self._asking[0]
+        else:
+            self._phase = PLAYING
+            self.current_player = self.leader
+
+    def _played(self) -> set:
+        out = {c for _, cs, _ in self.done for c in cs}
+        out.update(self.trick)
+        return out
+
+    def _find_claims(self) -> bool:
+        """WH-4.6: after a trick, the revokes the cards have now shown (a card of the suit denied played or
+        face up) are offered to the revoker's left-hand opponent. True if a claim is asked."""
+        hidden = [r for r in self.revokes if r["state"] == "hidden"]
+        if not hidden:
+            return False
+        played = self._played()
+        for r in hidden:
+            fu = self.faceup[r["seat"]]
+            if any(c in played or c in fu for c in r["held"]):
+                r["state"] = "shown"
+                r["shown_at"] = len(self.done)
+                self._claims.append(r)
+        if not self._claims:
+            return False
+        self._phase = CLAIMING
+        self.current_player = (self._claims[0]["seat"] + 1) & 3
+        return True
+
+    # the end of a hand: scoring ------------------------------------------------------------------
+    def _end_hand(self, kind: str, by: int | None = None) -> None:
+        d = self.dealer
+        entry = {"hand": self.hands_dealt, "dealer": d, "trump": self.turned, "kind": kind, "by": by,
+                 "tricks": list(self.won), "points_before": list(self.points), "games_before": list(self.games),
+                 "claimed": [r["seat"] for r in self.revokes if r["state"] == "claimed"],
+                 "exposed": list(self.exposed), "honours": list(self.honours) if self._classic else None,
+                 "honours_scored": None, "penalty": [0, 0], "tricks_scored": [0, 0], "game": None,
+                 "game_points": 0, "capped": []}
+        self._phase = PLAYING
+        self.trick = []
+        if kind != "played":                     # WH-3.3 a misdeal, WH-4.7 a revoked hand: dealt again
+            entry["points"], entry["games"] = list(self.points), list(self.games)
+            self.log.append(entry)
+            self.current_player = CHANCE                    # WH-1.4: by the same dealer
+            return
+        if self._classic:
+            self._score_classic(entry)
+        else:
+            self._score_source(entry)
+        entry["points"], entry["games"] = list(self.points), list(self.games)
+        self.log.append(entry)
+        self.dealer = (d + 1) & 3                # WH-1.4: the deal passes to the left
+        g = entry["game"]
+        if g is not None and self.games[g] >= (2 if self._classic else SOURCE_TARGET):
+            self.current_player = TERMINAL                  # WH-5.5 / WH-5.6.4
+        else:
+            self.current_player = CHANCE
+
+    def _score_source(self, e: dict) -> None:
+        pts = self.points
+        revoked = {s & 1 for s in e["claimed"]}
+        for s in e["claimed"]:                   # WH-5.2: 2 hand points change sides, before the tricks
+            pts[s & 1] -= 2
+            pts[1 - (s & 1)] += 2
+            e["penalty"][1 - (s & 1)] += 2
+            e["penalty"][s & 1] -= 2
+        for s in (0, 1):                         # WH-5.1: tricks beyond six
+            k = max(0, self.won[s] - 6)
+            pts[s] += k
+            e["tricks_scored"][s] = k
+        if self._bar == "hand":                  # WH-5.3, reading "hand": no seventh hand point
+            for s in revoked:
+                if pts[s] >= SOURCE_TARGET:
+                    pts[s] = SOURCE_TARGET - 1
+                    e["capped"].append(s)
+        reach = [s for s in (0, 1) if pts[s] >= SOURCE_TARGET]
+        if not reach:
+            return
+        s = reach[0] if len(reach) == 1 else next(x for x in reach if x not in revoked)   # WH-5.4
+        gain = SOURCE_TARGET - pts[1 - s]
+        total = self.games[s] + gain
+        if self._bar == "game" and s in revoked and total >= SOURCE_TARGET:   # WH-5.3, reading "game"
+            total = SOURCE_TARGET - 1
+            e["capped"].append(s)
+        e["game"], e["game_points"] = s, total - self.games[s]
+        e["hand_points_at_game"] = list(pts)
+        self.games[s] = total
+        self.points = [0, 0]
+
+    def _score_classic(self, e: dict) -> None:
+        target = self.game.target
+        pts = self.points
+        start = list(pts)
+        revoked = {s & 1 for s in e["claimed"]}
+
+        def add(s: int, k: int) -> bool:
+            v = pts[s] + k
+            if s in revoked and v >= target:     # WH-5.6.3: the revoking side cannot win a game this hand
+                v = target - 1
+                e["capped"].append(s)
+            pts[s] = v
+            return v >= target
+
+        won = None
+        for s in e["claimed"]:                   # WH-5.6.3: the claimants score 3, first
+            e["penalty"][1 - (s & 1)] += 3
+            if add(1 - (s & 1), 3) and won is None:
+                won = 1 - (s & 1)
+        if won is None:
+            for s in (0, 1):                     # WH-5.1: tricks beyond six, next
+                k = max(0, self.won[s] - 6)
+                e["tricks_scored"][s] = k
+                if k and add(s, k):
+                    won = s
+        if won is None:                          # WH-5.6.2: honours, last
+            for s in (0, 1):
+                h = self.honours[s]
+                k = 4 if h == 4 else 2 if h == 3 else 0
+                if k and start[s] < target - 1:
+                    e["honours_scored"] = (s, k)
+                    if add(s, k):
+                        won = s
+                elif k:
+                    e["honours_scored"] = (s, 0)
+        if won is not None:                      # WH-5.6.4: a game; the next starts from love all
+            e["game"], e["game_points"] = won, 1
+            e["hand_points_at_game"] = list(pts)
+            self.games[won] += 1
+            self.points = [0, 0]
+
+    # what a text breaks ---------------------------------------------------------------------------
+    def _illegal(self, text: str) -> IllegalActionError:
+        p = self.current_player
+        who = NAMES[p]
+        t = text.strip().lower()
+        words = {a.text: a for a in (REDEAL, PLAY_ON, NONE, CLAIM, NO_CLAIM)}
+        words.update({a.label: a for a in (REDEAL, PLAY_ON, NONE, CLAIM, NO_CLAIM)})
+        if t in words:
+            a = words[t]
+            if a in (REDEAL, PLAY_ON):
+                return IllegalActionError("WH-3.3", "a redeal may be demanded only after a misdeal, when the kit "
+                                          "asks each player in turn", text)
+            if a is NONE:
+                return IllegalActionError("WH-4.5", "“having none” answers the partner's question after a card "
+                                          "that did not follow suit; nobody is asked now", text)
+            return IllegalActionError("WH-4.6", "there is no revoke to claim now: a revoke may be claimed after "
+                                      "the trick in which the cards have shown it, by the revoker's opponents",
+                                      text)
+        try:
+            card = FRENCH52.parse(text)
+        except CardError:
+            return IllegalActionError("WH-1.2", f"{text!r} is not a card of the 52-card pack; write rank then suit, "
+                                      "e.g. 10H, QS, AD, 7C (or 10♥)", text)
+        ph = self._phase
+        if ph == MISDEAL:
+            return IllegalActionError("WH-3.3", f"first the misdeal: {who} is asked to demand a redeal or to play "
+                                      "on", text)
+        if ph == CLAIMING:
+            return IllegalActionError("WH-4.6", f"first the revoke: {who} claims it for his side or lets it go "
+                                      "(claim the revoke, or no claim)", text)
+        if ph == ASKED:
+            led = self.led
+            if any(a.card is card for a in self._suits[p][led]):
+                return super()._illegal(text)
+            return IllegalActionError("WH-4.5", f"{who} was asked “having none?”: answer having none, or correct "
+                                      f"the card with a {SUIT_ONE[led]} ({SUIT_PLURAL[led]} were led)", text)
+        if card is self.turned and self.turned_on_table:
+            return IllegalActionError("WH-2.3", f"{card.label} is the turned card: it lies on the table until the "
+                                      f"dealer, {NAMES[self.dealer]}, takes it up at his first turn", text)
+        if not any(a.card is card for a in self._suits[p][card.suit]):
+            return IllegalActionError("WH-4.2", f"{who} does not hold {card.label}; a player plays a card of his "
+                                      "own hand", text)
+        if self.trick and self._strict and card.suit != self.led and self._suits[p][self.led]:
+            led = self.led
+            return IllegalActionError("WH-4.2", f"you hold a {SUIT_ONE[led]}: follow suit ({SUIT_PLURAL[led]} were "
+                                      f"led; {card.label} may be played only by a player who has no "
+                                      f"{SUIT_ONE[led]})", text)
+        return super()._illegal(text)
+
+    # results -------------------------------------------------------------------------------------
+    def _scores(self) -> list:
+        return [self.games[p & 1] for p in range(4)]
+
+    def _snapshot(self) -> tuple:
+        t = lambda cs: tuple(sorted(c.text for c in cs))  # noqa: E731
+        hands = tuple(tuple(t(a.card for a in h[s]) for s in SUITS) for h in self._suits)
+        revs = tuple(tuple(sorted((k, str(v) if not isinstance(v, frozenset) else t(v)) for k, v in r.items()))
+                     for r in self.revokes)
+        log = tuple(tuple(sorted((k, repr(v)) for k, v in e.items())) for e in self.log)
+        return (hands, tuple(t(f) for f in self.faceup), tuple(c.text for c in self.trick), self.leader, self.led,
+                tuple((ld, tuple(c.text for c in cs), w) for ld, cs, w in self.done), tuple(self.won),
+                tuple(self.points), tuple(self.games), self.current_player, self._phase, self.dealer, self.hands_dealt,
+                self.turned.text if self.turned else None, self.turned_on_table, self._drawn, revs,
+                tuple((p, n, a.text, b.text) for p, n, a, b in self.corrections), tuple(self.answers),
+                tuple(r["seat"] for r in self._claims), tuple(self._asking),
+                tuple((p, c.text) for p, c in self.exposed),
+                tuple(self.honours), log)
+
+    def _copy(self) -> "WhistState":
+        """A copy for looking ahead (describe) and for deep copies: shares the game, the history's actions
+        and the card actions (so they stay the game's own objects)."""
+        c = object.__new__(type(self))
+        c.__dict__.update(self.__dict__)
+        c._suits = [{s: list(h[s]) for s in SUITS} for h in self._suits]
+        c.faceup = [set(f) for f in self.faceup]
+        c.trick = list(self.trick)
+        c.done = list(self.done)
+        c.won = list(self.won)
+        c.points = list(self.points)
+        c.games = list(self.games)
+        c.log = list(self.log)
+        c.revokes = [dict(r) for r in self.revokes]
+        ids = {id(r): k for k, r in enumerate(self.revokes)}
+        c._claims = [c.revokes[ids[id(r)]] for r in self._claims]
+        c.corrections = list(self.corrections)
+        c.answers = list(self.answers)
+        c.exposed = list(self.exposed)
+        c._asking = list(self._asking)
+        c.honours = list(self.honours)
+        c.history = list(self.history)
+        c._legal_cache = None
+        c._stacked = list(getattr(self, "_stacked", []))
+        c._rng_log = list(self._rng_log)
+        if getattr(self, "_rng", None) is not None:
+            c._rng = Rng(0)
+            c._rng.setstate(self._rng.getstate())
+        return c
+
+    def __deepcopy__(self, memo) -> "WhistState":
+        return self._copy()
+
+    # what resample needs ------------------------------------------------------------------------------
+    def _deal_owners(self) -> list:
+        cards = self._deal_cards
+        if not self.hands_dealt:                # the latest deal is the draw: the drawn cards are shown
+            drawn = {}
+            pos = 0
+            for rnd in self.draw:
+                for p, _ in rnd:
+                    drawn[pos] = p
+                    pos += 1
+            return [drawn.get(i) for i in range(len(cards))]
+        d = self._deal_dealer
+        out = [(d + 1 + i) & 3 for i in range(52)]
+        pos = {c: i for i, c in enumerate(cards[:52])}
+        out += [out[pos[c]] for c in cards[52:]]
+        return out
+
+    def _revealed(self) -> list:
+        if not self.hands_dealt:
+            return [pc for rnd in self.draw for pc in rnd]
+        d = self._deal_dealer
+        out = []
+        for ld, cs, _ in self.done:
+            out += [((ld + k) & 3, c) for k, c in enumerate(cs)]
+        out += [((self.leader + k) & 3, c) for k, c in enumerate(self.trick)]
+        for q in range(4):
+            out += [(q, c) for c in self.faceup[q]]
+        if self.turned_on_table and self.turned is not None:
+            out.append((d, self.turned))
+        cards = self._deal_cards
+        if len(cards) > 52:
+            pos = {c: i for i, c in enumerate(cards[:52])}
+            out += [((d + 1 + pos[c]) & 3, c) for c in cards[52:]]
+        return out
+
+    # presentation --------------------------------------------------------------------------------
+    def holder(self):
+        """(seat, card) holding the trick under way so far, or None."""
+        if not self.trick:
+            return None
+        k = winner(self.trick, SUIT_OF, POWER, self.trump)
+        return (self.leader + k) & 3, self.trick[k]
+
+    def hand_of(self, p: int) -> list:
+        """The cards in `p`'s hand (sorted by suit and rank), the turned card once taken up included."""
+        h = self._suits[p]
+        return [a.card for s in ("S", "H", "C", "D") for a in sorted(h[s], key=lambda a: -a.card.value)]
+
+    def _view(self, player: int | None = None) -> View:
+        g = self.game
+        teacher = player is None
+        seats = []
+        for p in range(4):
+            cards = self.hand_of(p)
+            if teacher or player == p:
+                hand = cards
+            else:
+                up = [c for c in cards if c in self.faceup[p]]
+                hand = up + [None] * (len(cards) - len(up))
+            s = p & 1
+            seats.append(Seat(p, NAMES[p], hand, team=TEAMS[s], score=self._score_words(s),
+                              info=f"{plural(self.won[s], 'trick')} this hand" if self.hands_dealt else "",
+                              current=p == self.current_player))
+        piles = []
+        if self.current_player >= 0 or self.trick:
+            note = ""
+            h = self.holder()
+            if h:
+                note = f"{SUIT_PLURAL[self.led]} led · {NAMES[h[0]]} holds it with {h[1].label}"
+            piles.append(Pile("Trick", [(NAMES[(self.leader + k) & 3], c) for k, c in enumerate(self.trick)],
+                              note=note, kind="trick"))
+        if self.turned_on_table and self.current_player != CHANCE:
+            piles.append(Pile("Turned card", [(NAMES[self.dealer], self.turned)],
+                              note=f"trumps; {NAMES[self.dealer]} takes it up at his first turn [WH-2.3]"))
+        if self.done and not (self.current_player == CHANCE and self.log and self.log[-1]["kind"] != "played"):
+            ld, cs, w = self.done[-1]
+            piles.append(Pile("Last trick", [(NAMES[(ld + k) & 3], c) for k, c in enumerate(cs)],
+                              kind="last-trick", note=self.trick_note(ld, cs, w)))
+        if self.current_player == CHANCE and not self.hands_dealt and self.draw:
+            piles.append(Pile("The draw for the deal", [(NAMES[p], c) for rnd in self.draw for p, c in rnd],
+                              note=f"{NAMES[self.dealer]} deals the first hand [WH-1.3]"))
+        for s in (0, 1):
+            mine = [((ld + k) & 3, c) for ld, cs, w in self.done if w & 1 == s for k, c in enumerate(cs)]
+            if teacher:
+                piles.append(Pile(f"Won by {TEAMS[s]}", [(NAMES[q], c) for q, c in mine], kind="won"))
+            else:                                 # quitted tricks lie face down (WH-4.3)
+                piles.append(Pile(f"Won by {TEAMS[s]}", [], count=len(mine), kind="won"))
+        legal = list(self.legal_actions()) if self.current_player >= 0 and player in (None, self.current_player) else []
+        term = self.current_player == TERMINAL
+        cp = self.current_player
+        return View(g.name, g.title, player, seats, piles, self.status(), cp if cp >= 0 else None, term,
+                    self.result_text() if term else "", legal, facts=self.facts())
+
+    def _score_words(self, s: int) -> str:
+        if self._classic:
+            return f"{plural(self.points[s], 'point')} · {plural(self.games[s], 'game')}"
+        return f"{plural(self.points[s], 'hand point')} · {plural(self.games[s], 'game point')}"
+
+    def facts(self) -> list:
+        out = []
+        if self.turned is not None and self.current_player != CHANCE and self.current_player != TERMINAL:
+            t = self.trump
+            out.append(("Trumps", f"{SUIT_SYM[t]} {SUIT_TITLE[t]} (the {self.turned.label} turned by "
+                                  f"{NAMES[self.dealer]})"))
+        if self.dealer >= 0:
+            if self.current_player == CHANCE:
+                out.append(("Deal", f"{NAMES[self.dealer]} deals hand {self.hands_dealt + 1}"))
+            elif self.current_player != TERMINAL:
+                out.append(("Dealer", f"{NAMES[self.dealer]} — {NAMES[(self.dealer + 1) & 3]} deals next"))
+        ns, ew = TEAMS
+        if self._classic:
+            t = self.game.target
+            out.append(("Score", f"points {ns} {self.points[0]}, {ew} {self.points[1]} · games "
+                                 f"{self.games[0]} to {self.games[1]} · {t} points a game, two games the rubber"))
+        else:
+            out.append(("Score", f"hand points {ns} {self.points[0]}, {ew} {self.points[1]} · game points "
+                                 f"{self.games[0]} to {self.games[1]} · 7 game points win"))
+        rules = "strict: a revoke is refused" if self._strict else \
+            "as at the table: revokes may be played, corrected and claimed"
+        if self._classic:
+            rules = ("Long Whist" if self._ruleset == "long" else "Short Whist") + " (classic) · " + rules
+        out.append(("Rules", rules))
+        if not self._strict and self.current_player not in (CHANCE, TERMINAL):
+            told = [r for r in self.revokes if r["state"] in ("claimed", "waived")]
+            if told:
+                out.append(("Revokes", "; ".join(
+                    f"{NAMES[r['seat']]}'s in trick {r['trick']} " + ("claimed" if r["state"] == "claimed"
+                                                                      else "not claimed") for r in told)))
+        return out
+
+    def trick_note(self, ld: int, cs, w: int) -> str:
+        c = cs[(w - ld) & 3]
+        return f"won by {NAMES[w]} with {c.label}, {self._why(cs, c)} [WH-4.3]"
+
+    def _why(self, cs, c) -> str:
+        if c.suit == self.trump and cs[0].suit != self.trump:
+            k = sum(1 for x in cs if x.suit == self.trump)
+            return "the only trump" if k == 1 else "the highest trump"
+        if c is cs[0] and all(x.suit != c.suit for x in cs[1:]) and not any(x.suit == self.trump for x in cs):
+            return f"the only {SUIT_ONE[c.suit]}, the suit led"
+        return f"the highest {SUIT_ONE[c.suit]}" + (", the suit led" if c.suit != self.trump else
+                                                    " (trumps were led)")
+
+    def progress(self) -> tuple[str, str]:
+        if self.current_player == CHANCE:
+            return ("Drawing for the deal", "") if not self._drawn else (f"Hand {self.hands_dealt + 1}", "")
+        if self.current_player == TERMINAL:
+            return f"Hand {self.hands_dealt}", "End of the game"
+        if self._phase == MISDEAL:
+            return f"Hand {self.hands_dealt}", "Misdeal"
+        return f"Hand {self.hands_dealt}", f"Trick {min(len(self.done) + 1, TRICKS)}"
+
+    def score_table(self):
+        ns, ew = TEAMS
+        rows = []
+        pt = "points" if self._classic else "hand points"
+        gp = "games" if self._classic else "game points"
+        for e in self.log:
+            what = self.hand_text(e)
+            t = e["trump"]
+            rows.append([f"Hand {e['hand']}", NAMES[e["dealer"]], f"{SUIT_SYM[t.suit]} ({t.label})",
+                         "—" if e["kind"] != "played" else f"{e['tricks'][0]} : {e['tricks'][1]}", what,
+                         f"{e['points'][0]} : {e['points'][1]}", f"{e['games'][0]} : {e['games'][1]}"])
+        return Table(["", "dealt by", "trumps", f"tricks {ns} : {ew}", "what was scored", f"{pt} after",
+                      f"{gp} after"], rows, "The game hand by hand (WH-5)")
+
+    def hand_text(self, e: dict) -> str:
+        """What a finished hand scored, in words (public: the hand is over)."""
+        if e["kind"] == "misdeal":
+            shown = ", ".join(c.label for _, c in e["exposed"])
+            return f"a misdeal ({shown} exposed): {NAMES[e['by']]} demanded a redeal [WH-3.3]"
+        if e["kind"] == "revoked":
+            return "both sides revoked: a revoked hand, dealt again [WH-4.7]"
+        parts = []
+        for s in e["claimed"]:
+            side = TEAMS[s & 1]
+            if self._classic:
+                parts.append(f"{NAMES[s]}'s revoke: {TEAMS[1 - (s & 1)]} +3 [WH-5.6.3]")
+            else:
+                parts.append(f"{NAMES[s]}'s revoke: {side} give 2 hand points to {TEAMS[1 - (s & 1)]} [WH-5.2]")
+        unit = "point" if self._classic else "hand point"
+        for s in (0, 1):
+            k = e["tricks_scored"][s]
+            if k:
+                parts.append(f"{TEAMS[s]} {e['tricks'][s]} tricks: {plural(k, unit)} [WH-5.1]")
+        if e.get("honours_scored"):
+            s, k = e["honours_scored"]
+            n = e["honours"][s]
+            if k:
+                parts.append(f"{TEAMS[s]} held {n} honours: {plural(k, 'point')} [WH-5.6.2]")
+            else:
+                parts.append(f"{TEAMS[s]} held {n} honours, which do not count at {self.game.target - 1} "
+                             "[WH-5.6.2]")
+        for s in e["capped"]:
+            if self._classic:
+                parts.append(f"{TEAMS[s]} revoked and stay at {self.game.target - 1} [WH-5.6.3]")
+            elif e["game"] == s:
+                parts.append(f"{TEAMS[s]} revoked: their game points stop at 6 [WH-5.3]")
+            else:
+                parts.append(f"{TEAMS[s]} revoked: their hand points stop at 6 [WH-5.3]")
+        if e["game"] is not None:
+            s = e["game"]
+            if self._classic:
+                parts.append(f"{TEAMS[s]} win a game [WH-5.6.4]")
+            else:
+                other = e["hand_points_at_game"][1 - s]
+                o = f"({other})".replace("-", "−") if other < 0 else str(other)
+                parts.append(f"{TEAMS[s]} reach 7 hand points: 7 − {o} = "
+                             f"{plural(SOURCE_TARGET - other, 'game point')}"
+                             + (f", {e['game_points']} counted" if s in e["capped"] else "") + " [WH-5.4]")
+        if not parts:
+            parts.append("nothing scored")
+        return "; ".join(parts)
+
+    def status(self) -> str:
+        cp = self.current_player
+        if cp == CHANCE:
+            if not self._drawn:
+                return "Drawing cards for the first deal [WH-1.3]."
+            return f"Hand {self.hands_dealt + 1}: {NAMES[self.dealer]} is about to deal."
+        if cp == TERMINAL:
+            return self.result_text()
+        who = NAMES[cp]
+        ph = self._phase
+        if ph == MISDEAL:
+            shown = ", ".join(f"{c.label} (to {NAMES[q]})" for q, c in self.exposed)
+            return f"A misdeal: {shown} exposed in the deal. {who}: demand a redeal, or play on? [WH-3.3]"
+        if ph == ASKED:
+            return (f"{who} did not follow suit: “Having none?” asks his partner {NAMES[(cp + 2) & 3]} "
+                    f"[WH-4.5].")
+        if ph == CLAIMING:
+            r = self._claims[0]
+            return (f"{NAMES[r['seat']]}'s revoke in trick {r['trick']} has shown: {who} may claim it for "
+                    f"{TEAMS[cp & 1]} [WH-4.6].")
+        n = len(self.done) + 1
+        if not self.trick:
+            prefix = ""
+            if n == 1 and self.log and self.log[-1]["kind"] == "played":
+                prefix = f"Last hand: {self.hand_text(self.log[-1])}. "
+            return f"{prefix}Hand {self.hands_dealt}, trick {n}: {who} leads."
+        h = self.holder()
+        return f"{who} plays ({SUIT_PLURAL[self.led]} led; {NAMES[h[0]]} holds the trick with {h[1].label})."
+
+    def result_text(self) -> str:
+        if not self.log:
+            return ""
+        s = 0 if self.games[0] > self.games[1] else 1
+        n = self.hands_dealt
+        if self._classic:
+            return (f"{TEAMS[s]} win the rubber, {self.games[s]} games to {self.games[1 - s]}, after "
+                    f"{plural(n, 'hand')}.")
+        return (f"{TEAMS[s]} win the game, {self.games[s]} game points to {self.games[1 - s]}, after "
+                f"{plural(n, 'hand')}.")
+
+    # narration -------------------------------------------------------------------------------------
+    def describe(self, action, after: State | None = None) -> str:
+        if action.__class__ is Deal:
+            return self._describe_deal(action)
+        if after is None:
+            after = self._copy()
+            after._apply(action)
+        p = self.current_player
+        who = NAMES[p]
+        ph = self._phase
+        if ph == MISDEAL:
+            if action is REDEAL or action.text == "redeal":
+                return f"{who} demands a redeal [WH-3.3]: {NAMES[self.dealer]} deals again [WH-1.4]."
+            line = f"{who} lets the deal stand."
+            if after._phase != MISDEAL:
+                shown = ", ".join(f"{c.label} in {NAMES[q]}'s hand" for q, c in self.exposed)
+                line += (f" Nobody demands a redeal: the hand is played, and {shown} stays face up until "
+                         f"played [WH-4.8]. {NAMES[after.current_player]} leads.")
+            return line
+        if ph == CLAIMING:
+            r = self._claims[0]
+            if action.text == "claim":
+                if self._classic:
+                    pen = f"{TEAMS[p & 1]} will score 3 points for it [WH-5.6.3]"
+                else:
+                    pen = f"{TEAMS[r['seat'] & 1]} will give 2 hand points to {TEAMS[p & 1]} [WH-5.2]"
+                line = f"{who} claims {NAMES[r['seat']]}'s revoke for {TEAMS[p & 1]}: {pen}."
+            else:
+                line = f"{who} does not claim {NAMES[r['seat']]}'s revoke; it goes unpunished [WH-4.6]."
+            return line + self._aftermath(after)
+        if ph == ASKED:
+            if action.card is None:
+                line = f"{who}: “Having none.”"
+            else:
+                wrong = self.trick[-1]
+                line = (f"{who} corrects the card: takes back {wrong.label}, which stays face up [WH-4.8], and "
+                        f"plays {action.card.label} instead [WH-4.5].")
+            return line + self._aftermath(after)
+        c = action.card
+        if not self.trick:
+            line = f"{who} leads {c.label}" + (" to the first trick" if not self.done else "") + "."
+        elif c.suit == self.led:
+            line = f"{who} plays {c.label}."
+        elif not self._strict:
+            line = (f"{who} plays {c.label} on the {SUIT_ONE[self.led]} lead; {NAMES[(p + 2) & 3]} asks him: "
+                    f"“Having none?” [WH-4.5].")
+            return line
+        elif c.suit == self.trump:
+            line = f"{who}, with no {SUIT_ONE[self.led]}, trumps with {c.label} [WH-4.2]."
+        else:
+            line = f"{who}, with no {SUIT_ONE[self.led]}, throws {c.label} away [WH-4.2]."
+        if c is self.turned and p == self.dealer:
+            line = line[:-1] + ", the turned card."
+        return line + self._aftermath(after)
+
+    def _aftermath(self, after) -> str:
+        """What follows by itself from an action: the dealer takes up the turned card, a trick ends, a
+        claim is offered, the hand is scored, the game is won."""
+        out = ""
+        if self.turned_on_table and not after.turned_on_table and after.hands_dealt == self.hands_dealt:
+            out += f" {NAMES[self.dealer]} takes the turned {self.turned.label} into his hand [WH-2.3]."
+        if len(after.done) > len(self.done):
+            ld, cs, w = after.done[-1]
+            c = cs[(w - ld) & 3]
+            out += (f" {NAMES[w]} takes the trick with {c.label}, {self._why(cs, c)} [WH-4.3]: "
+                    f"{TEAMS[0]} {after.won[0]}, {TEAMS[1]} {after.won[1]}.")
+        if after._phase == CLAIMING and (self._phase != CLAIMING or after._claims[:1] != self._claims[:1]):
+            r = after._claims[0]
+            out += (f" {NAMES[r['seat']]}'s revoke has shown: he had no {SUIT_ONE[r['suit']]} in trick "
+                    f"{r['trick']}, he said, and now a {SUIT_ONE[r['suit']]} of his is on the table; "
+                    f"{NAMES[after.current_player]} may claim it [WH-4.6].")
+        if len(after.log) > len(self.log):
+            e = after.log[-1]
+            if e["kind"] == "revoked":
+                out += f" Both sides have revoked: a revoked hand; {NAMES[e['dealer']]} deals again [WH-4.7]."
+            elif e["kind"] == "played":
+                out += f" The hand is over [WH-4.9]: {after.hand_text(e)}."
+                if after.current_player == TERMINAL:
+                    out += " " + after.result_text()
+        return out
+
+    def _describe_deal(self, deal: Deal) -> str:
+        cards = deal.cards
+        if not self._drawn:
+            try:
+                rounds, dealer = draw_rounds(cards, self._lowest)
+            except Exception:  # a malformed deal is reported by apply, not here
+                return "Cards are drawn for the first deal."
+            parts = []
+            for k, rnd in enumerate(rounds):
+                drawn = ", ".join(f"{NAMES[p]} {c.label}" for p, c in rnd)
+                if k:
+                    tied = [NAMES[p] for p, _ in rnd]
+                    parts.append(f"; {', '.join(tied[:-1])} and {tied[-1]} tie and draw again: ")
+                else:
+                    parts.append("Drawing for the first deal: ")
+                parts.append(drawn)
+            high = "lowest" if self._lowest else "highest"
+            return (f"{''.join(parts)}. {NAMES[dealer]} draws the {high} card and deals the first hand "
+                    f"[WH-1.3]; the pack is shuffled again.")
+        d = self.dealer
+        if len(cards) < 52:
+            return "Cards are dealt."
+        t = cards[51]
+        line = (f"Hand {self.hands_dealt + 1}: {NAMES[d]} deals one card at a time from his left [WH-2.1]; the last, "
+                f"{t.label}, is turned face up: {SUIT_PLURAL[t.suit]} are trumps [WH-2.2].")
+        if len(cards) > 52:
+            pos = {c: i for i, c in enumerate(cards[:52])}
+            shown = ", ".join(f"{c.label} on its way to {NAMES[(d + 1 + pos[c]) & 3]}" for c in cards[52:]
+                              if c in pos)
+            line += f" {shown} turned face up in the deal: a misdeal [WH-3.2]."
+        else:
+            line += f" {NAMES[(d + 1) & 3]} leads [WH-4.1]."
+        return line
+
+
+Whist.State = WhistState
+GAME = Whist
+
+
+# --- tables generated from the engine ----------------------------------------------------------------
+def trick_table() -> Table:
+    """WH-4.3: who takes a few tricks (hearts led, spades trumps), decided by `cardkit.tricks.winner`."""
+    p = FRENCH52.parse_many
+    rows = []
+    for cards, what in (("7H KH 2H AH", "all follow suit"), ("7H KH 2S AH", "a player with no heart trumps"),
+                        ("7H 3S QS AH", "two trump"), ("7H AD 2H 3C", "the Ace of another suit"),
+                        ("3S 7H AH 2S", "trumps led")):
+        cs = p(cards)
+        k = winner(cs, SUIT_OF, POWER, "S")
+        c = cs[k]
+        trumps = sum(1 for x in cs if x.suit == "S")
+        if c.suit == "S" and cs[0].suit != "S":
+            why = "the only trump" if trumps == 1 else "the highest trump"
+        elif c.suit == "S":
+            why = "the highest spade: trumps were led"
+        else:
+            why = "the highest heart, the suit led"
+        rows.append([what, " ".join(x.label for x in cs), f"{NAMES[k]} with {c.label}", f"{why} (WH-4.3)"])
+    return Table(["the trick", "cards played in turn (South leads)", "takes it", "why"], rows,
+                 "Hearts led, spades trumps: who takes the trick")
+
+
+def rulesets_table(opts: dict) -> Table:
+    """WH-5.6: the scoring under the rules in force, row by row (a switch marks where the classic game
+    differs from the quick rules)."""
+    rs = opts["ruleset"]
+    if rs == "source":
+        bar = ("its seventh game point: it cannot win the game (WH-5.3)" if opts["revoke_bar"] == "game" else
+               "its seventh hand point: it scores no game points (WH-5.3)")
+        rows = [["a hand's tricks", "1 hand point for each trick beyond six (WH-5.1)"],
+                ["honours (A K Q J of trumps)", "not counted"],
+                ["a claimed revoke", "2 hand points move from the revoking side to the claimants (WH-5.2)"],
+                ["a side that revoked, in that hand, cannot win", bar],
+                ["scoring up", "7 hand points score 7 less the opponents' hand points as game points (WH-5.4)"],
+                ["the winner", "the first side to 7 game points (WH-5.5)"]]
+    else:
+        t = CLASSIC_TARGET[rs]
+        rows = [["a hand's tricks", "1 point for each trick beyond six (WH-5.1)"],
+                ["honours (A K Q J of trumps)", f"4 points for all four, 2 for three; none for a side at {t - 1} "
+                                                "(WH-5.6.2)"],
+                ["a claimed revoke", "the claimants score 3 points (WH-5.6.3)"],
+                ["a side that revoked, in that hand, cannot win", f"a game: it stays at {t - 1} (WH-5.6.3)"],
+                ["scoring up", f"{t} points win a game (WH-5.6.4)"],
+                ["the winner", "the first side to win two games: the rubber (WH-5.6.4)"]]
+    return Table(["", "under the rules in force"], rows, "The scoring: the quick rules and the classic game")
+
+
+# --- bots --------------------------------------------------------------------------------------------
+class _Seat:
+    """What one seat knows, from its own hand and the public play: the cards still out (neither played nor
+    in its hand), the suits each player has shown out of (strict rules: proved by the play)."""
+
+    @staticmethod
+    def unseen(state: WhistState, me: int) -> set:
+        seen = state._played()
+        seen.update(a.card for s in SUITS for a in state._suits[me][s])
+        if state.turned_on_table:
+            seen.add(state.turned)
+        for q in range(4):
+            seen.update(state.faceup[q])
+        return FULL - seen
+
+    @staticmethod
+    def void(state: WhistState) -> list:
+        """For each seat, the suits it has shown out of this hand (public: it did not follow)."""
+        out = [set(), set(), set(), set()]
+        for ld, cs, _ in state.done:
+            led = cs[0].suit
+            for k in range(1, 4):
+                if cs[k].suit != led:
+                    out[(ld + k) & 3].add(led)
+        tr = state.trick
+        for k in range(1, len(tr)):
+            if tr[k].suit != tr[0].suit:
+                out[(state.leader + k) & 3].add(tr[0].suit)
+        return out
+
+
+class CarefulBot:
+    """A simple careful player, the baseline a club player must beat: it follows suit with its lowest card
+    unless it can take a trick the opponents hold with its cheapest winning card (as the last to play, or
+    with a card nobody can beat); void, it trumps low when the opponents hold the trick, else throws its
+    lowest card; it leads its highest card of its longest side suit. Ties at random (seeded); no memory
+    beyond the cards on the table."""
+    name = "careful"
+
+    def __init__(self, seed: int = 0):
+        self.rng = Rng(seed)
+
+    def choose(self, state: WhistState):
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        if state._phase:
+            return _answer_question(state, legal)
+        me = state.current_player
+        cards = [a for a in legal if a.card is not None]
+        if not state.trick:
+            by = {}
+            for a in cards:
+                by.setdefault(a.card.suit, []).append(a)
+            side = [s for s in by if s != state.trump] or list(by)
+            s = max(side, key=lambda s: (len(by[s]), self.rng.below(100)))
+            return max(by[s], key=lambda a: a.card.value)
+        h = state.holder()
+        ours = h[0] & 1 == me & 1
+        led = state.led
+        follow = [a for a in cards if a.card.suit == led] if state._strict else \
+            [a for a in cards if a.card.suit == led] or []
+        if not follow and not state._strict and any(a.card.suit == led for a in legal):
+            follow = [a for a in legal if a.card.suit == led]
+        pool = follow or cards
+        win = [a for a in pool if _beats(a.card, h[1], led, state.trump)]
+        last = len(state.trick) == 3
+        if not ours and win and (last or follow):
+            return min(win, key=lambda a: (a.card.suit == state.trump, a.card.value))
+        return min(pool, key=lambda a: (a.card.suit == state.trump, a.card.value, self.rng.below(100)))
+
+
+def _beats(card, best, led, trump) -> bool:
+    s, b = card.suit, best.suit
+    if s == b:
+        return card.value > best.value
+    return s == trump
+
+
+def _answer_question(state: WhistState, legal):
+    """The bots' answers as at the table: they never revoke, so "having none" is true; they claim every
+    revoke of the opponents; they demand a redeal when a card of their own side was exposed."""
+    ph = state._phase
+    if ph == ASKED:
+        return next(a for a in legal if a.card is None)
+    if ph == CLAIMING:
+        return CLAIM
+    me = state.current_player
+    if any(q & 1 == me & 1 for q, _ in state.exposed):
+        return REDEAL
+    return PLAY_ON
+
+
+class RuleBot:
+    """A rule-based player that plays as a club player of the classic game does, with only what its seat
+    may know (its hand, the cards played and shown, who has shown out of which suit):
+
+    * **leads**: a master card (the highest still out) of a side suit the opponents still follow; else its
+      partner's suit; else a suit its partner can ruff; else its longest side suit (trumps with five or
+      more) — the top of a sequence of honours (A from A-K, K from K-Q), else the fourth best;
+    * **returns its partner's lead**: the suit the partner led first, the higher of two left, else low;
+    * **second hand low**: plays low, unless it holds the master of the suit (the highest still out) and the
+      trick is worth it, or covers an honour led with a higher one;
+    * **third hand high**: plays its highest (the lowest of touching top cards), unless its partner's card
+      already holds the trick against everything left;
+    * **fourth hand**: takes the trick as cheaply as it can when the opponents hold it, else plays low;
+    * **trumps when void and it pays**: it ruffs a trick the opponents hold (low, over-ruffing only when it
+      must), never its partner's trick when that is safe; otherwise it discards its lowest card of its
+      weakest side suit, keeping masters and guarded honours;
+    * **draws trumps** with the master trump when it holds more trumps than are still out.
+    Every card counts: it knows which cards are still out and who has shown out of which suit."""
+    name = "rule-based"
+
+    def __init__(self, seed: int = 0):
+        self.rng = Rng(seed)
+
+    def choose(self, state: WhistState):
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        if state._phase:
+            return _answer_question(state, legal)
+        me = state.current_player
+        trump = state.trump
+        # strict or not, the rule-based bot follows suit
+        if state.trick:
+            led = state.led
+            follow = [a for a in legal if a.card is not None and a.card.suit == led]
+            cards = follow or [a for a in legal if a.card is not None]
+        else:
+            cards = [a for a in legal if a.card is not None]
+        unseen = _Seat.unseen(state, me)
+        if not state.trick:
+            return self._lead(state, me, cards, unseen)
+        return self._follow(state, me, cards, unseen, trump)
+
+    # --- helpers ----------------------------------------------------------------------------------
+    @staticmethod
+    def _master(card, unseen) -> bool:
+        """No unseen card of its suit is higher."""
+        return not any(u.suit == card.suit and u.value > card.value for u in unseen)
+
+    @staticmethod
+    def _by_suit(actions) -> dict:
+        by: dict = {}
+        for a in actions:
+            by.setdefault(a.card.suit, []).append(a)
+        for s in by:
+            by[s].sort(key=lambda a: -a.card.value)
+        return by
+
+    def _lead(self, state, me, cards, unseen):
+        trump = state.trump
+        by = self._by_suit(cards)
+        partner = (me + 2) & 3
+        void = _Seat.void(state)
+        trumps_out = sum(1 for u in unseen if u.suit == trump)
+        my_trumps = len(by.get(trump, []))
+        # draw trumps while holding more than half of those left, with the master
+        if my_trumps and trumps_out and my_trumps > trumps_out and self._master(by[trump][0].card, unseen):
+            return by[trump][0]
+        # cash a master in a side suit the opponents still follow
+        opps = [(me + 1) & 3, (me + 3) & 3]
+        for s in sorted(by, key=lambda s: -len(by[s])):
+            if s == trump:
+                continue
+            top = by[s][0]
+            if self._master(top.card, unseen) and not any(s in void[o] for o in opps) and \
+                    any(u.suit == s for u in unseen):
+                return top
+        # return the partner's lead
+        for ld, cs, _ in state.done:
+            if ld == partner and cs[0].suit in by and cs[0].suit != trump:
+                suit = by[cs[0].suit]
+                return suit[0] if len(suit) <= 2 else suit[-1]
+        # a suit the partner is void in (he can trump), if the opponents are not
+        for s in by:
+            if s != trump and s in void[partner] and not any(s in void[o] for o in opps) and \
+                    trump not in void[partner]:
+                return by[s][-1]
+        # open the longest side suit: top of a sequence, else fourth best
+        side = [s for s in by if s != trump]
+        if not side or (my_trumps >= 5 and trumps_out):
+            side = [trump] if trump in by else list(by)
+        s = max(side, key=lambda s: (len(by[s]), sum(a.card.value for a in by[s]), self.rng.below(64)))
+        suit = by[s]
+        vals = [a.card.value for a in suit]
+        if len(suit) >= 2 and vals[0] >= 12 and vals[1] == vals[0] - 1:
+            return suit[0]                                     # top of a sequence of honours
+        if len(suit) >= 4:
+            return suit[3]                                     # fourth best
+        return suit[-1]
+
+    def _follow(self, state, me, cards, unseen, trump):
+        led = state.led
+        h = state.holder()
+        best = h[1]
+        ours = h[0] & 1 == me & 1
+        pos = len(state.trick)                      # 1: second hand, 2: third, 3: fourth
+        following = cards[0].card.suit == led
+        void = _Seat.void(state)
+        later = [(me + k) & 3 for k in range(1, 4 - pos)]
+        opp_later = [q for q in later if q & 1 != me & 1]
+        winners = [a for a in cards if _beats(a.card, best, led, trump)]
+
+        def safe(card) -> bool:
+            """Will `card` hold the trick against the opponents still to play?"""
+            for q in opp_later:
+                if card.suit == led:
+                    if led not in void[q] and any(u.suit == led and u.value > card.value for u in unseen):
+                        return False
+                    if led in void[q] and trump not in void[q] and card.suit != trump and \
+                            any(u.suit == trump for u in unseen):
+                        return False
+                else:                                # a trump
+                    if led in void[q] and any(u.suit == trump and u.value > card.value for u in unseen):
+                        return False
+            return True
+
+        low = min(cards, key=lambda a: (a.card.suit == trump, a.card.value))
+        if following:
+            if ours and (not opp_later or safe(best)):
+                return min(cards, key=lambda a: a.card.value)     # partner holds it: play low
+            if not winners:
+                return min(cards, key=lambda a: a.card.value)
+            if pos == 3:
+                return min(winners, key=lambda a: a.card.value)   # fourth hand: win cheaply
+            if pos == 1:
+                # second hand low, unless the master wins it or an honour is to be covered
+                masters = [a for a in winners if safe(a.card)]
+                if masters and (state.trick[0].value >= 11 or len(state.done) >= 8):
+                    return min(masters, key=lambda a: a.card.value)
+                if state.trick[0].value >= 11 and winners:
+                    return min(winners, key=lambda a: a.card.value)
+                return min(cards, key=lambda a: a.card.value)
+            # third hand high: the lowest of the touching top cards
+            top = max(winners, key=lambda a: a.card.value)
+            seq = top
+            vals = {a.card.value: a for a in cards}
+            while seq.card.value - 1 in vals and _beats(vals[seq.card.value - 1].card, best, led, trump):
+                seq = vals[seq.card.value - 1]
+            return seq
+        # void in the suit led
+        trumps = [a for a in cards if a.card.suit == trump]
+        if ours and (not opp_later or safe(best)):
+            return self._discard(cards, trump, unseen)
+        win_trumps = [a for a in trumps if _beats(a.card, best, led, trump)]
+        if win_trumps and led != trump:
+            safe_ones = [a for a in win_trumps if safe(a.card)]
+            if safe_ones:
+                return min(safe_ones, key=lambda a: a.card.value)
+            if not ours:
+                return min(win_trumps, key=lambda a: a.card.value)
+        return self._discard(cards, trump, unseen)
+
+    def _discard(self, cards, trump, unseen):
+        side = [a for a in cards if a.card.suit != trump] or cards
+        by = self._by_suit(side)
+
+        def cost(a):
+            c = a.card
+            suit = by[c.suit]
+            master = self._master(c, unseen)
+            guarded = c.value >= 11 and len(suit) >= 2
+            return (master, guarded, c.value, len(suit))
+        return min(side, key=cost)
