@@ -28,10 +28,11 @@ def record_external_requests(page) -> list[str]:
     return external
 
 
-def open_page(browser, url: str, width: int = 1200, height: int = 900, **context_args):
+def open_page(browser, url: str, width: int = 1200, height: int = 900, start: bool = True, **context_args):
     """A fresh context and page on `url`, interactive: the page records its JavaScript errors
     (`page.errors`), its requests off this machine (`page.external`) and its time until interactive
-    (`page.ready`); `page.context_` is its context, to close."""
+    (`page.ready`); `page.context_` is its context, to close. `start`: click each "Deal the cards" button
+    and wait for its table (`start_tables`)."""
     context = browser.new_context(viewport={"width": width, "height": height}, **context_args)
     page = context.new_page()
     page.errors = []
@@ -39,4 +40,17 @@ def open_page(browser, url: str, width: int = 1200, height: int = 900, **context
     page.external = record_external_requests(page)
     page.ready = page_ready_time(page, url)
     page.context_ = context
+    if start:      # deal the play tables (clicking scrolls to them: a test of where the page opens says no)
+        start_tables(page)
     return page
+
+
+def start_tables(page, timeout: float = 40000) -> None:
+    """Click each "Deal the cards" button of the page (a game page's play table is one click away,
+    `widgets.Play`) and wait until its table has dealt (its log shows the deal)."""
+    buttons = page.locator(".ck-play-start").element_handles()
+    for button in buttons:
+        button.click()
+    if buttons:
+        page.wait_for_function("(n) => [...document.querySelectorAll('.ck-play .ck-logbox')]"
+                               ".filter(x => x.innerText.trim()).length >= n", arg=len(buttons), timeout=timeout)

@@ -14,7 +14,7 @@ import nbformat
 import cardkit
 
 from cardkit.site import NOTEBOOKS_DIR  # noqa: E402
-from site_server import page_ready_time, record_external_requests, running_site  # noqa: E402
+from site_server import page_ready_time, record_external_requests, running_site, start_tables  # noqa: E402
 
 SECRET = "cardkit-test-secret"
 MAX_KERNELS = 14   # the test server's kernel cap (test_kernel_cap fills it)
@@ -232,6 +232,7 @@ def _open(browser, base_url, name):
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page_ready_time(page, f"{base_url}/voila/render/{name}")
+    start_tables(page)
     return context, page, external, errors
 
 

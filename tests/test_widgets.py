@@ -147,3 +147,19 @@ def test_the_tables_show_a_views_public_facts_escaped():
     assert "<b>Trump:</b> ♥ Hearts</span>" in html
     assert "<b>Score:</b> A &lt;3&gt; &amp; B 5</span>" in html
     assert html.index("ck-facts") < html.index("ck-around")
+
+
+def test_play_puts_the_table_one_click_away():
+    """A game page's `Play`: one button and no table models until the visitor deals; then the table."""
+    before = len(_instances)
+    play = widgets.Play("sieben", seed=3)
+    assert play.table is None and len(play.children) == 1 and len(_instances) - before <= 3
+    play.children[0].click()
+    table = play.table
+    assert isinstance(table, widgets.PlayTable) and play.children == (table,)
+    assert table.state.history and "Round 1" in table._log.value
+    assert play.start() is table                       # dealt once
+    with pytest.raises(cardkit.OptionError):
+        widgets.Play("sieben", players=9)
+    with pytest.raises(cardkit.UnknownGameError):
+        widgets.Play("nope")

@@ -1,5 +1,5 @@
 """ipywidgets UI for cardkit, game-agnostic: it sees only cardkit's public protocol and views."""
-from .play import PlayTable, option_controls  # noqa: F401
+from .play import Play, PlayTable, option_controls  # noqa: F401
 from .render import cards_html, use_css, view_html  # noqa: F401
 from .replay import Replay, replay_states  # noqa: F401
 from .rules import RuleCard, Rules, RuleTable, rule_html  # noqa: F401

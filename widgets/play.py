@@ -549,3 +549,28 @@ def _log_html(entries) -> str:
     if open_list:
         out.append("</ol>")
     return "".join(out)
+
+
+class Play(w.VBox):
+    """The play table one click away, as a game page shows it: one button that deals the first game and
+    puts a `PlayTable` in its place. A reader who never plays does not load the table's ~20 widget models
+    with the page (each costs the page's time until it is interactive); a player clicks once. The
+    arguments are `PlayTable`'s, checked at once (a bad game or option fails where the page is built)."""
+
+    def __init__(self, game: str, **table_args):
+        table_keys = ("human", "bot", "seed", "show_options")
+        cls = cardkit.game_class(game)
+        cls(**{k: v for k, v in table_args.items() if k not in table_keys})   # the options, checked now
+        self.game_name, self._args, self.table = game, table_args, None
+        start = Button(description="Deal the cards ▸", button_style="primary",
+                       tooltip=f"deal a game of {cls.title} and play it against the computer")
+        start.add_class("ck-play-start")
+        start.on_click(lambda _: self.start())
+        super().__init__([start], layout=shared("layout"))
+
+    def start(self) -> "PlayTable":
+        """Deal and show the table (once; later calls return the same table)."""
+        if self.table is None:
+            self.table = PlayTable(self.game_name, **self._args)
+            self.children = [self.table]
+        return self.table
