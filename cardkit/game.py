@@ -379,7 +379,7 @@ class State:
             prefix.history.append(a)
         # what the player saw after the deal and after each later action
         want = []
-        probe = prefix.clone()
+        probe = prefix._fork()
         probe._deal(deal)
         want.append(probe._observation(player))
         for a in suffix:
@@ -393,7 +393,7 @@ class State:
             new = list(cards)
             for i, c in zip(slots, hidden):
                 new[i] = c
-            cand = prefix.clone()
+            cand = prefix._fork()
             d = Deal(new)
             cand._deal(d)
             cand.history.append(d)
@@ -417,6 +417,12 @@ class State:
                     break
             if ok:
                 return cand
+        return self.clone()
+
+    def _fork(self) -> "State":
+        """An independent copy of this position for `resample` to try candidates from (one per try). The
+        base replays the history (`clone`); a game with a light copy of its position may return that
+        instead (the copy must share nothing the candidate's play changes; its history a list of its own)."""
         return self.clone()
 
     def _unseen_slots(self, player: int) -> list[int]:

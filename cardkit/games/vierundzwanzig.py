@@ -676,59 +676,12 @@ class VierundzwanzigState(State):
     def _revealed(self) -> list:
         return [pc for w in self.won for t in w for pc in t] + list(self.trick)
 
-    def _resample_last_deal(self, player: int, k: int, rng: Rng, tries: int) -> "VierundzwanzigState":
-        """The base class's rejection sampling, with candidates made from a light copy of the position
-        before the deal instead of a replay of the whole match for every try."""
-        deal = self.history[k]
-        slots = self._unseen_slots(player)
-        suffix = self.history[k + 1:]
-        if len(slots) < 2:
-            return self.clone()
-        prefix = self.game.blank_state()
-        for a in self.history[:k]:
-            prefix._apply(a) if a.__class__ is not Deal else prefix._deal(a)
-            prefix.history.append(a)
-
-        def after_deal(d):
-            c = prefix._copy()
-            c.history = list(prefix.history)
-            c._deal(d)
-            c.history.append(d)
-            c._legal_cache = None
-            return c
-        probe = after_deal(deal)
-        want = [probe._observation(player)]
-        for a in suffix:
-            probe._apply(a)
-            probe._legal_cache = None
-            want.append(probe._observation(player))
-        cards = list(deal.cards)
-        hidden = [cards[i] for i in slots]
-        for _ in range(tries):
-            rng.shuffle(hidden)
-            new = list(cards)
-            for i, c in zip(slots, hidden):
-                new[i] = c
-            cand = after_deal(Deal(new))
-            if cand._observation(player) != want[0]:
-                continue
-            ok = True
-            for step, a in enumerate(suffix, 1):
-                legal = cand.legal_actions()
-                if a not in legal:          # the same notation, another card (a card given back)
-                    a = next((x for x in legal if x.text == a.text), None)
-                    if a is None:
-                        ok = False
-                        break
-                cand._apply(a)
-                cand.history.append(a)
-                cand._legal_cache = None
-                if cand._observation(player) != want[step]:
-                    ok = False
-                    break
-            if ok:
-                return cand
-        return self.clone()
+    def _fork(self) -> "VierundzwanzigState":
+        """For resample's tries: a light copy of the position instead of a replay of the whole match."""
+        c = self._copy()
+        c.history = list(self.history)
+        c._legal_cache = None
+        return c
 
     # presentation ---------------------------------------------------------------------------------------
     def _view(self, player: int | None = None) -> View:
