@@ -63,6 +63,33 @@ def engine_throughput(name: str, options: dict, seconds: float = 2.0) -> dict:
             "decisions_per_game": decisions / games, "hands_per_s": hands / dt}
 
 
+TARGET_ODDS_SECONDS = 1.0
+
+
+def odds_times(name: str, options: dict | None = None, positions: int = 40, seed: int = 3) -> dict:
+    """Seconds an exact-odds computation (`state.advice(p)`) takes, over `positions` decisions met in
+    seeded random play: the median and the slowest. For games that compute odds (others: None)."""
+    game = cardkit.load_game(name, **(options or {}))
+    if type(game.new_state(seed=0)).advice is cardkit.State.advice:
+        return None
+    rng = Rng(seed)
+    times = []
+    k = 0
+    while len(times) < positions and k < 50 * positions:
+        state = game.new_state(seed=k)
+        while not state.is_terminal() and len(times) < positions:
+            p = state.current_player
+            t = time.perf_counter()
+            state.advice(p)
+            times.append(time.perf_counter() - t)
+            acts = state.legal_actions()
+            state.apply(acts[rng.below(len(acts))])
+        k += 1
+    times.sort()
+    return {"game": name, "options": options or {}, "median": times[len(times) // 2], "max": times[-1],
+            "positions": len(times)}
+
+
 def page_times(pages=None, repeats: int = 5) -> dict:
     """Seconds until each page's widgets are interactive, beside the one-button baseline, same server.
     The pages are loaded in turn, round after round (so a change in the machine's load hits them
@@ -172,6 +199,13 @@ def run(seconds: float = 2.0, pages: bool = True, out=print, load: bool = True) 
         o = ",".join(f"{k}={v}" for k, v in opts.items()) or "defaults"
         out(f"{name:<15} {o:<14} {r['games_per_s']:>10,.0f} {r['hands_per_s']:>10,.0f} "
             f"{r['decisions_per_s']:>13,.0f} {ok:>7}")
+    odds = [r for r in (odds_times(name) for name in cardkit.GAMES) if r is not None]
+    results["odds"] = odds
+    if odds:
+        out(f"Exact odds (State.advice at {odds[0]['positions']} positions of random play; target < {TARGET_ODDS_SECONDS:g} s each)")
+        for r in odds:
+            ok = "ok" if r["max"] < TARGET_ODDS_SECONDS else "MISSED"
+            out(f"{r['game']:<15} median {r['median'] * 1000:8.1f} ms   slowest {r['max'] * 1000:8.1f} ms  {ok}")
     if pages:
         try:
             times = page_times()
