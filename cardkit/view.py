@@ -28,7 +28,7 @@ class Pile:
     cards: list           # list of (owner name or "", Card or None)
     count: int | None = None  # for piles shown face down: how many cards
     note: str = ""
-    kind: str = ""        # "trick", "last-trick", "stock", "won" or "" (how a table lays it out)
+    kind: str = ""        # "trick", "last-trick", "stock", "won", "aside" (out of play, folded) or ""
 
 
 @dataclass

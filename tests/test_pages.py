@@ -295,4 +295,4 @@ def test_a_game_page_opens_with_a_quick_start_contents_and_a_glossary(game):
     links = re.findall(r"\]\(#([^)]+)\)", first)
     assert len(links) >= 6 and not [a for a in links if a not in ids and not re.match(r"[A-Z]+\d*-", a)]
     glossary = next("".join(c["source"]) for c in nb["cells"] if "## German words" in "".join(c["source"]))
-    assert "Stich" in glossary and glossary.count("\n|") >= 9
+    assert glossary.count("\n|") >= 9       # a table of the source's own words with translations

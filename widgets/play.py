@@ -494,6 +494,8 @@ class PlayTable(w.VBox):
         caption = f"<b>Your hand</b> — click a card to {escape(view.hand_action or 'play it')}" + \
             ((" (the cards you may choose are outlined in green):" if view.hand_action else
               " (the cards you may play are outlined in green):") if my_turn else ":")
+        if not view.seats[self.human].hand:        # nothing in hand (yet): no caption for an empty row
+            caption = ""
         self._table.value = self._links(table_html(view, bottom=self.human, hand_elsewhere=True,
                                                    recent=self._recent, outcome=self.outcome()) + announce
                                         + self.odds_html()) + caption

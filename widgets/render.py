@@ -220,7 +220,7 @@ def table_html(view, bottom: int = 0, width: int = 44, hand_elsewhere: bool = Fa
         seat = view.seats[(bottom + k) % n]
         where = pos[k] if pos else ("bottom" if k == 0 else "top")
         parts.append(_seat_box(seat, where, width, hand_elsewhere and k == 0))
-    center = [p for p in view.piles if p.kind not in ("won", "last-trick") and not p.name.startswith("Won by")]
+    center = [p for p in view.piles if p.kind not in ("won", "last-trick", "aside") and not p.name.startswith("Won by")]
     last = [p for p in view.piles if p.kind == "last-trick"]
     mid = "<div class='ck-piles'>" + "".join(_pile_box(p, width) for p in center)
     if not recent:
@@ -241,6 +241,9 @@ def table_html(view, bottom: int = 0, width: int = 44, hand_elsewhere: bool = Fa
     if won:
         parts.append("<details><summary>Won tricks</summary><div class='ck-piles'>"
                      + "".join(_pile_box(p, 30) for p in won) + "</div></details>")
+    for p in (p for p in view.piles if p.kind == "aside"):     # cards out of play, folded away by name
+        parts.append(f"<details><summary>{escape(p.name)}</summary><div class='ck-piles'>{_pile_box(p, 30, '')}"
+                     "</div></details>")
     return "".join(parts)
 
 
