@@ -27,6 +27,7 @@ GAMES = {
     "whist": "cardkit.games.whist",
     "ecarte": "cardkit.games.ecarte",
     "vierundzwanzig": "cardkit.games.vierundzwanzig",
+    "vingt_et_un": "cardkit.games.vingt_et_un",
 }
 
 

@@ -1,0 +1,1100 @@
+"""Vingt-et-un (the 7th Sea quick rules' banking game) for a bank and 2 to 4 players, with stakes, a ledger
+that always balances, the reconstructed settlement table and exact odds.
+
+Source: ``004_…`` (the Vingt-et-un page of the 7th Sea quick rules). Where it is silent the kit follows the
+classic Vingt-un (Hoyle's) and says so. Rule IDs refer to ``cardkit/rules/vingt_et_un.toml``.
+
+A sitting is a series of coups (each a fresh shuffle of the 32-card pack, a ``Deal`` of its own): the bank
+gives one card face down to each player from its left and its own card face up (VU-1.1); each player
+stakes (VU-1.2); a second card to all (VU-1.3); each player in turn asks for cards or stands (VU-1.4), dead
+over 21 at once (VU-1.5); the bank draws face up (VU-2) and every player is settled against it by the
+source's table (VU-3). Money is kept in a ``cardkit.ledger.Ledger`` in units of the lowest stake.
+
+Exact odds (``odds_*`` below, ``State.advice``) enumerate the unseen cards with integer arithmetic: a
+probability over a pool of M unseen cards is carried as an integer numerator over M! (so no fractions are
+added up inside the recursion) and turned into a ``Fraction`` at the end.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from math import factorial
+
+from ..bots import RandomBot
+from ..cards import PIQUET32, Card
+from ..errors import IllegalActionError
+from ..game import CHANCE, TERMINAL, Action, Deal, Game, State
+from ..ledger import TABLE, Ledger
+from ..options import Option
+from ..rng import Rng
+from ..rules import Table
+from ..view import Odds, Pile, Seat, View, plural
+
+# --- card values (VU-0.1) ------------------------------------------------------------------------------
+VALUE = {"7": 7, "8": 8, "9": 9, "10": 10, "J": 1, "Q": 1, "K": 2, "A": 11}
+CLASS_VALUES = (1, 2, 7, 8, 9, 10, 11)          # the value classes of the pack; 11 is the Ace
+ACE_CLASS = 6
+CLASS_NAMES = ("Jack or Queen (1)", "King (2)", "7", "8", "9", "10", "Ace")
+CLASS_SHORT = ("J/Q", "K", "7", "8", "9", "10", "A")
+CLS = [CLASS_VALUES.index(VALUE[c.rank]) for c in PIQUET32.cards]        # by card index
+PTS = [0 if c.rank == "A" else VALUE[c.rank] for c in PIQUET32.cards]     # points without the Aces
+IS_ACE = [c.rank == "A" for c in PIQUET32.cards]
+FULL_POOL = (8, 4, 4, 4, 4, 4, 4)                # cards per value class in the pack
+DECKSET = frozenset(PIQUET32.cards)
+NAMES = ["Anton", "Berta", "Carl", "Dora", "Emil"]
+
+# a finished hand's result, as one int: a total under 21, or one of these
+DEAD = 99        # over 21 ("tot")
+NATURAL = 100    # 21 with two cards
+TWENTYONE = 21   # 21 with more cards
+MAXS = 64        # totals are looked up for non-Ace points below this
+
+
+def _flex_total(s: int, a: int) -> int:
+    """Aces count 1 or 11 as suits the hand (VU-4 reading "one or eleven"); two Aces alone still 21."""
+    cands = {s + a + 10 * k for k in range(a + 1)}
+    if a >= 2:
+        cands |= {s + 21 + (a - 2) + 10 * k for k in range(a - 1)}
+    ok = [c for c in cands if c <= 21]
+    return max(ok) if ok else min(cands)
+
+
+ACE_TOTALS = (0, 11, 21, 32, 43, 54)                # VU-0.1: one Ace 11, two Aces 21 (more: 11 each)
+# TOTALS[mode][aces][non-Ace points] -> the hand's total; mode 0: Ace 11 (the source), 1: 1 or 11 (VU-4)
+TOTALS = ([[s + ACE_TOTALS[a] for s in range(MAXS)] for a in range(6)],
+          [[_flex_total(s, a) for s in range(MAXS)] for a in range(6)])
+
+
+def result_code(total: int, cards: int) -> int:
+    if total > 21:
+        return DEAD
+    if total == 21:
+        return NATURAL if cards == 2 else TWENTYONE
+    return total
+
+
+def hand_total(cards, mode: int = 0) -> int:
+    s = a = 0
+    for c in cards:
+        if IS_ACE[c.index]:
+            a += 1
+        else:
+            s += PTS[c.index]
+    return TOTALS[mode][a][min(s, MAXS - 1)]
+
+
+def multiple(bank: int, player: int, double: bool = False) -> int:
+    """The settlement table (VU-3), reconstructed: how many stakes the player receives (+) or pays (−), by
+    the bank's result and the player's (each DEAD, NATURAL, TWENTYONE or a total under 21)."""
+    if player == DEAD:                                   # column 2 ("tot")
+        return -2 if bank == NATURAL or bank == TWENTYONE else -1
+    if bank == NATURAL:                                  # row 1: the bank's 21 with two cards
+        return -1 if player == NATURAL else -2           # footnote *: a two-card 21 pays the single stake
+    if bank == TWENTYONE:                                # row 2: the bank's 21 with more cards
+        if player == NATURAL:                            # footnote **: only a two-card 21 is better
+            return 2 if double else 1
+        return -1                                        # an equal 21 or less: the bank wins ties
+    if bank == DEAD:                                     # row 4: the bank over 21
+        return 2 if player == NATURAL or player == TWENTYONE else 1
+    if player == NATURAL:                                # row 3: the bank under 21
+        return 2 if double else 1
+    if player == TWENTYONE:
+        return 1
+    return 1 if player > bank else -1                    # better wins; equal or worse pays (ties: the bank)
+
+
+def column(bank: int, player: int) -> int:
+    """The source's column a result is settled in: 0 "S 21", 1 "S tot", 2 "S × B" (equal or worse), 3
+    "S besser als B"."""
+    if player == DEAD:
+        return 1
+    if player in (NATURAL, TWENTYONE):
+        return 3 if bank == TWENTYONE and player == NATURAL else 0
+    if bank == DEAD or (bank < 21 and player > bank):
+        return 3
+    return 2
+
+
+def row(bank: int) -> int:
+    """The source's row of the bank's result: 0 21 with two cards, 1 21 with more, 2 under 21, 3 over 21."""
+    return 0 if bank == NATURAL else 1 if bank == TWENTYONE else 3 if bank == DEAD else 2
+
+
+def result_words(code: int) -> str:
+    if code == DEAD:
+        return "dead (over 21)"
+    if code == NATURAL:
+        return "21 with two cards"
+    if code == TWENTYONE:
+        return "21 with more cards"
+    return f"{code}"
+
+
+# --- exact odds -----------------------------------------------------------------------------------------
+# A hand for the odds: (non-Ace points, Aces, cards). A pool: cards per value class (FULL_POOL's shape).
+_BANK_MEMO: dict = {}
+_EV_MEMO: dict = {}
+_FACT = [factorial(i) for i in range(40)]
+STAND_ON = 17                                   # VU-2.1, the fixed rule: draw to 16, stand on 17
+
+
+def _add(hand, k):
+    s, a, n = hand
+    return (s, a + 1, n + 1) if k == ACE_CLASS else (s + CLASS_VALUES[k], a, n + 1)
+
+
+def _code(hand, mode) -> int:
+    s, a, n = hand
+    return result_code(TOTALS[mode][a][min(s, MAXS - 1)], n)
+
+
+def _hand_plus(bank, d):
+    s, a, n = bank
+    k = 0
+    for i in range(6):
+        s += d[i] * CLASS_VALUES[i]
+        k += d[i]
+    return (s, a + d[6], n + k + d[6])
+
+
+_TERMS: dict = {}
+
+
+def _bank_terms(bank, mode):
+    """The bank's possible draws from `bank` under the fixed rule, independent of the pool: every multiset
+    of value classes after which it stops, with the number of its orderings that stop only at the last
+    card, and every multiset after which it would still draw (for a pool it empties). The chance of an
+    ordered draw depends on its multiset only, so a pool's distribution is a sum over these."""
+    key = (bank, mode)
+    r = _TERMS.get(key)
+    if r is not None:
+        return r
+    tot = TOTALS[mode]
+
+    def total(h):
+        return tot[h[1]][min(h[0], MAXS - 1)]
+    terms: list = []                            # by the number of cards drawn: (code, orderings, classes)
+    nonstop = {}
+    zero = (0,) * 7
+    if total(bank) >= STAND_ON:
+        terms.append([(result_code(total(bank), bank[2]), 1, ())])
+    else:
+        terms.append([])                        # it draws at least one card
+        frontier = {zero: 1}
+        k = 0
+        while frontier:
+            nonstop.update(frontier)
+            nxt: dict = {}
+            ends: dict = {}
+            for d, cnt in frontier.items():
+                for i in range(7):
+                    if d[i] >= FULL_POOL[i]:
+                        continue
+                    d2 = d[:i] + (d[i] + 1,) + d[i + 1:]
+                    if total(_hand_plus(bank, d2)) >= STAND_ON:
+                        ends[d2] = ends.get(d2, 0) + cnt
+                    else:
+                        nxt[d2] = nxt.get(d2, 0) + cnt
+            group = []
+            for d2, cnt in ends.items():
+                h = _hand_plus(bank, d2)
+                group.append((result_code(total(h), h[2]), cnt, tuple((i, x) for i, x in enumerate(d2) if x)))
+            terms.append(group)
+            frontier = nxt
+            k += 1
+    r = _TERMS[key] = (terms, nonstop)
+    return r
+
+
+_FF = [[factorial(n) // factorial(n - d) if d <= n else 0 for d in range(13)] for n in range(13)]
+
+
+def _bank_dist(bank, pool, mode):
+    """The bank's results under the fixed rule (draw to 16, stand on 17; it stands when no card is left),
+    from `bank` (a hand) over `pool`: {result code: numerator over M!} with M the pool's size."""
+    key = (bank, pool, mode)
+    d = _BANK_MEMO.get(key)
+    if d is not None:
+        return d
+    terms, nonstop = _bank_terms(bank, mode)
+    m = sum(pool)
+    fact = _FACT
+    rows = [_FF[x] for x in pool]
+    d = {}
+    for k, group in enumerate(terms):
+        if k > m:
+            break
+        part: dict = {}
+        for code, cnt, nz in group:
+            w = cnt
+            for i, x in nz:
+                w *= rows[i][x]
+            if w:
+                part[code] = part.get(code, 0) + w
+        f = fact[m - k]
+        for code, w in part.items():
+            d[code] = d.get(code, 0) + w * f
+    c = nonstop.get(pool)
+    if c:                                       # the pool runs out before the bank reaches 17: it stands
+        w = c
+        for x in pool:
+            w *= fact[x]
+        h = _hand_plus(bank, pool)
+        code = result_code(TOTALS[mode][h[1]][min(h[0], MAXS - 1)], h[2])
+        d[code] = d.get(code, 0) + w
+    if len(_BANK_MEMO) > 400_000:
+        _BANK_MEMO.clear()
+    _BANK_MEMO[key] = d
+    return d
+
+
+def _bank_dist_recursive(bank, pool, mode, memo=None):
+    """The same by recursion over the pool (a second, independent computation for the tests)."""
+    memo = {} if memo is None else memo
+    key = (bank, pool)
+    if key in memo:
+        return memo[key]
+    s, a, n = bank
+    t = TOTALS[mode][a][min(s, MAXS - 1)]
+    m = sum(pool)
+    if t >= STAND_ON or m == 0:
+        return {result_code(t, n): _FACT[m]}
+    d = {}
+    for k in range(7):
+        c = pool[k]
+        if c:
+            sub = _bank_dist_recursive(_add(bank, k), pool[:k] + (c - 1,) + pool[k + 1:], mode, memo)
+            for code, w in sub.items():
+                d[code] = d.get(code, 0) + c * w
+    memo[key] = d
+    return d
+
+
+def _ev_stand(hand, bank, pool, mode, double) -> int:
+    """The stand's expected settlement, in stakes, as a numerator over M!."""
+    me = _code(hand, mode)
+    return sum(w * multiple(code, me, double) for code, w in _bank_dist(bank, pool, mode).items())
+
+
+def _ev_dead(bank, pool, mode) -> int:
+    return sum(w * multiple(code, DEAD) for code, w in _bank_dist(bank, pool, mode).items())
+
+
+def _ev_best(hand, bank, pool, mode, double):
+    """(best, stand, draw) numerators over M!: standing now, or drawing and then playing on by the odds."""
+    key = (hand, bank, pool, mode, double)
+    r = _EV_MEMO.get(key)
+    if r is not None:
+        return r
+    stand = _ev_stand(hand, bank, pool, mode, double)
+    m = sum(pool)
+    if m == 0:
+        r = (stand, stand, None)
+    else:
+        draw = 0
+        for k in range(7):
+            c = pool[k]
+            if c:
+                nh = _add(hand, k)
+                rest = pool[:k] + (c - 1,) + pool[k + 1:]
+                if _code(nh, mode) == DEAD:
+                    draw += c * _ev_dead(bank, rest, mode)
+                else:
+                    draw += c * _ev_best(nh, bank, rest, mode, double)[0]
+        r = (max(stand, draw), stand, draw)
+    if len(_EV_MEMO) > 400_000:
+        _EV_MEMO.clear()
+    _EV_MEMO[key] = r
+    return r
+
+
+def odds_hand(cards) -> tuple:
+    s = a = 0
+    for c in cards:
+        if IS_ACE[c.index]:
+            a += 1
+        else:
+            s += PTS[c.index]
+    return (s, a, len(cards))
+
+
+def pool_without(seen) -> tuple:
+    p = list(FULL_POOL)
+    for c in seen:
+        p[CLS[c.index]] -= 1
+    return tuple(p)
+
+
+def odds_dead(hand, pool, mode: int = 0) -> Fraction:
+    """The chance that one more card takes `hand` over 21."""
+    m = sum(pool)
+    if not m:
+        return Fraction(0)
+    return Fraction(sum(pool[k] for k in range(7) if pool[k] and _code(_add(hand, k), mode) == DEAD), m)
+
+
+def odds_stand(hand, bank, pool, mode: int = 0, double: bool = False) -> Fraction:
+    """The expected settlement (in stakes) of standing on `hand` against the bank's `bank` hand."""
+    return Fraction(_ev_stand(hand, bank, pool, mode, double), _FACT[sum(pool)])
+
+
+def odds_draw(hand, bank, pool, mode: int = 0, double: bool = False) -> Fraction:
+    """The expected settlement (in stakes) of drawing a card, then playing on by the odds."""
+    d = _ev_best(hand, bank, pool, mode, double)[2]
+    return Fraction(d if d is not None else 0, _FACT[sum(pool)])
+
+
+def odds_best(hand, bank, pool, mode: int = 0, double: bool = False) -> Fraction:
+    return Fraction(_ev_best(hand, bank, pool, mode, double)[0], _FACT[sum(pool)])
+
+
+def odds_hand_value(first, bank, pool, mode: int = 0, double: bool = False) -> Fraction:
+    """Before the second card: the expected settlement per unit staked of a hand holding `first`,
+    playing the rest by the odds."""
+    m = sum(pool)
+    total = 0
+    for k in range(7):
+        c = pool[k]
+        if c:
+            total += c * _ev_best(_add(first, k), bank, pool[:k] + (c - 1,) + pool[k + 1:], mode, double)[0]
+    return Fraction(total, _FACT[m])
+
+
+def odds_bank(bank, pool, mode: int = 0) -> dict:
+    """The bank's results (result code -> chance) under the fixed rule from `bank` over `pool`."""
+    m = _FACT[sum(pool)]
+    return {code: Fraction(w, m) for code, w in _bank_dist(bank, pool, mode).items()}
+
+
+# --- options --------------------------------------------------------------------------------------------
+OPTIONS = (
+    Option("players", 4, choices=(3, 4, 5), rule="VU-0",
+           help="people at the table, the bank's holder included (the bank and 2, 3 or 4 players)"),
+    Option("coups", 10, choices=(1, 3, 5, 10, 20), rule="VU-0.2", help="coups in a sitting"),
+    Option("limit", 5, choices=(2, 5, 10), rule="VU-1.2",
+           help="the highest stake, in units of the lowest stake"),
+    Option("bank_rule", "fixed", choices=("fixed", "free"), rule="VU-2.1",
+           help="how the bank draws its cards",
+           labels={"fixed": "draws to 16, stands on 17", "free": "as the holder of the bank chooses"}),
+    Option("next_bank", "left", choices=("left", "natural", "keep"), rule="VU-2.2",
+           help="who holds the bank in the next coup",
+           labels={"natural": "a player's two-card 21 takes it (classic)", "left": "it passes to the left",
+                   "keep": "one bank for the whole sitting"}),
+    Option("natural", "table", choices=("table", "double"), rule="VU-3.7",
+           help="what a player's two-card 21 wins",
+           labels={"table": "as the source's table (1 stake; 2 against a dead bank)",
+                   "double": "2 stakes (classic)"}),
+    Option("ace", "eleven", choices=("eleven", "one or eleven"), rule="VU-4",
+           help="what an Ace counts", labels={"eleven": "11 (two Aces 21)", "one or eleven": "1 or 11"}),
+)
+
+_PERMS = factorial(32)                          # the orders of the pack
+_LIMIT = ((1 << 128) // _PERMS) * _PERMS         # 128-bit draws at or above this are drawn again
+# the factorial number system, two digits at a time and the last seven at once (a few table lookups
+# instead of 32 divisions: dealing is most of a random coup's cost)
+_PAIRS = [(k * (k - 1), [(d % k, d // k) for d in range(k * (k - 1))]) for k in range(32, 9, -2)]
+_TAIL7 = []
+for _d in range(5040):
+    _x, _ds = _d, []
+    for _k in range(7, 0, -1):
+        _x, _j = divmod(_x, _k)
+        _ds.append(_j)
+    _TAIL7.append(tuple(_ds))
+
+
+def perm_digits(x: int) -> list:
+    """The digits of 0 <= x < 32! in the factorial number system, radix 32 first: digit i is below 32 - i.
+    Taking card number digit[i] from what is left of the pack, in turn, gives each of the 32! orders once."""
+    ds: list = []
+    for m, tab in _PAIRS:
+        x, d = divmod(x, m)
+        ds += tab[d]
+    x, j = divmod(x, 8)
+    ds.append(j)
+    ds += _TAIL7[x]
+    return ds
+
+
+STAKE, DRAW, BANK, BETWEEN = 0, 1, 2, 3
+STAKES = (1, 2, 5, 10)
+STAKE_ACTIONS = {k: Action(f"stake {k}", f"stake {k}", data=k) for k in STAKES}
+DRAW_A = Action("draw", "draw a card", data="draw")
+STAND_A = Action("stand", "stand", data="stand")
+
+
+class _Tables(dict):
+    """The engine's tables by name, each made on first use (the drawing chart takes a moment to count)."""
+
+    def __getitem__(self, name):
+        v = dict.__getitem__(self, name)
+        if callable(v):
+            v = v()
+            dict.__setitem__(self, name, v)
+        return v
+
+
+class VingtEtUn(Game):
+    name = "vingt_et_un"
+    title = "Vingt-et-un"
+    deck = PIQUET32
+    option_specs = OPTIONS
+    summary = ("Each player against the bank with a 32-card pack: come near 21 without going over. "
+               "Stakes, a ledger, the source's settlement table and exact odds. For a bank and 2 to 4 players.")
+
+    def __init__(self, **options):
+        super().__init__(**options)
+        o = self.options
+        self.mode = 0 if o["ace"] == "eleven" else 1
+        self.double = o["natural"] == "double"
+        self.fixed = o["bank_rule"] == "fixed"
+        self.stake_actions = [STAKE_ACTIONS[k] for k in STAKES if k <= o["limit"]]
+        self.next_bank = o["next_bank"]
+        n = self.num_players
+        self.orders = [tuple((b + 1 + k) % n for k in range(n - 1)) for b in range(n)]   # from the bank's left
+        self._tables = None
+
+    def player_names(self) -> list[str]:
+        return NAMES[:self.num_players]
+
+    def full_deck(self) -> list[Card]:
+        return list(PIQUET32.cards)
+
+    def random_deal(self, rng: Rng) -> Deal:
+        """A uniform shuffle of the pack from two 64-bit draws: a number below 32! (rejection sampling,
+        no bias), read as the permutation's digits in the factorial number system (`perm_digits`). A coup
+        uses few of its cards, so one draw per card (a Fisher-Yates shuffle) would cost more than its play."""
+        while True:
+            x = (rng.next64() << 64) | rng.next64()
+            if x < _LIMIT:
+                break
+        rest = list(PIQUET32.cards)
+        pop = rest.pop
+        return Deal([pop(j) for j in perm_digits(x % _PERMS)])
+
+    def stack(self, hands, stock="", bank: int | None = None) -> str:
+        """The deal text of a coup: `hands` in seat order — each player's first two cards, the bank's own
+        first card (one card) — then `stock`, the cards drawn afterwards in the order they are drawn
+        (the players' in turn, then the bank's); unlisted cards go to the bottom. `bank`: the seat that
+        holds the bank (the last seat for the first coup)."""
+        n = self.num_players
+        if not isinstance(hands, (list, tuple)):
+            raise IllegalActionError("VU-1.1", f"give the hands as a list of {n} hands, not {type(hands).__name__}")
+        b = n - 1 if bank is None else bank
+        if not isinstance(b, int) or isinstance(b, bool) or not 0 <= b < n:
+            raise IllegalActionError("VU-1.1", f"the bank is a seat from 0 to {n - 1}, not {bank!r}")
+        hs = [PIQUET32.parse_many(h) for h in hands]
+        if len(hs) != n or any(len(h) != (1 if p == b else 2) for p, h in enumerate(hs)):
+            raise IllegalActionError("VU-1.1", f"give {n} hands in seat order: two cards for each player, one "
+                                     "(its open card) for the bank")
+        order = [(b + 1 + k) % n for k in range(n - 1)]
+        cards = [hs[p][0] for p in order] + [hs[b][0]] + [hs[p][1] for p in order] + PIQUET32.parse_many(stock)
+        rest = list(PIQUET32.cards)
+        for c in cards:
+            if c not in rest:
+                raise IllegalActionError("VU-0", f"{c.label} is listed twice (the pack holds each card once)")
+            rest.remove(c)
+        return "deal: " + PIQUET32.format(cards + rest)
+
+    def rule_tables(self) -> dict:
+        if self._tables is None:
+            d, m = self.double, self.mode
+            self._tables = _Tables({"values": values_table, "settlement": lambda: settlement_table(d),
+                                    "strategy": lambda: strategy_table(m)})
+        return self._tables
+
+    def bots(self) -> dict:
+        return {"random": RandomBot, "careful": CarefulBot, "rule-based": RuleBot}
+
+
+class VingtEtUnState(State):
+    # set up --------------------------------------------------------------------------------------------
+    def _start(self) -> None:
+        g = self.game
+        n = self.n = g.num_players
+        self.names = g.player_names()
+        self.mode = g.mode
+        self.tot = TOTALS[g.mode]
+        self.ledger = Ledger(self.names)
+        self.bank = n - 1                        # VU-2.2: the last seat holds the first bank (kit's choice)
+        self.coup = 0                            # coups finished
+        self.coups = g.options["coups"]
+        self.phase = BETWEEN
+        self.order: list[int] = []               # the players from the bank's left (VU-1.1)
+        self.k = 0                               # whose turn in `order`
+        self.cards: tuple = ()                   # this coup's deal
+        self.top = 0                             # the next card of the deal to give
+        self.hands: list[list[Card]] = [[] for _ in range(n)]
+        self.hs = [0] * n                        # non-Ace points per hand
+        self.ha = [0] * n                        # Aces per hand
+        self.stake = [0] * n
+        self.dead = [False] * n
+        self.shown = [False] * n                 # hands shown to all: the bank's, a dead player's (VU-3.8)
+        self.log: list[tuple] = []               # per coup: (coup, bank, bank result, results, balances)
+        self.last = None                         # the last coup: (hands, bank, bank result, results)
+        self._cp = CHANCE
+
+    @property
+    def current_player(self) -> int:
+        return self._cp
+
+    # dealing -----------------------------------------------------------------------------------------
+    def _check_deal(self, deal: Deal) -> None:
+        cards = deal.cards
+        if len(cards) != 32 or set(cards) != DECKSET:
+            raise IllegalActionError("deal", "a deal must hold exactly the 32 cards of the pack (7 to Ace), each "
+                                     "once", deal.text[:60])
+
+    def _give(self, p: int, c: Card) -> None:
+        self.hands[p].append(c)
+        i = c.index
+        if IS_ACE[i]:
+            self.ha[p] += 1
+        else:
+            self.hs[p] += PTS[i]
+        self.top += 1
+
+    def total(self, p: int) -> int:
+        s = self.hs[p]
+        return self.tot[self.ha[p]][s if s < MAXS else MAXS - 1]
+
+    def _deal(self, deal: Deal) -> None:
+        n, b = self.n, self.bank
+        self.cards = cards = deal.cards
+        self.hands = [[] for _ in range(n)]
+        self.hs = [0] * n
+        self.ha = [0] * n
+        self.stake = [0] * n
+        self.dead = [False] * n
+        self.shown = [False] * n
+        self.shown[b] = True                     # the bank's cards lie face up (VU-1.1, VU-2)
+        order = self.order = self.game.orders[b]
+        hands, hs, ha = self.hands, self.hs, self.ha
+        i = 0
+        for p in (*order, b):                    # VU-1.1: one card face down to each from the bank's left,
+            c = cards[i]                         # the bank's own last, face up
+            hands[p].append(c)
+            ci = c.index
+            if IS_ACE[ci]:
+                ha[p] += 1
+            else:
+                hs[p] += PTS[ci]
+            i += 1
+        self.top = i
+        self.phase = STAKE
+        self.k = 0
+        self._cp = order[0]
+
+    # play ----------------------------------------------------------------------------------------------
+    def _legal(self) -> list:
+        if self.phase == STAKE:
+            return list(self.game.stake_actions)
+        if self.top < 32:
+            return [DRAW_A, STAND_A]
+        return [STAND_A]                         # VU-1.6: the pack is spent
+
+    def _apply(self, action) -> None:
+        d = action.data
+        p = self._cp
+        if self.phase == STAKE:                  # VU-1.2
+            self.stake[p] = d
+            self.ledger.transfer(self.names[p], TABLE, d, "stake", "VU-1.2", self.coup + 1)
+            self.k += 1
+            if self.k < len(self.order):
+                self._cp = self.order[self.k]
+                return
+            cards = self.cards
+            for q in self.order:                 # VU-1.3: a second card to all, from the left again
+                self._give(q, cards[self.top])
+            self.phase = DRAW
+            self.k = 0
+            self._cp = self.order[0]
+            return
+        if self.phase == DRAW:
+            if d == "draw":                      # VU-1.4: another card on request
+                self._give(p, self.cards[self.top])
+                if self.total(p) > 21:           # VU-1.5: dead at once
+                    self.dead[p] = True
+                    self.shown[p] = True
+                    self.ledger.transfer(TABLE, self.names[self.bank], self.stake[p], "dead: the stake to the bank",
+                                         "VU-1.5", self.coup + 1)
+                    self._next_player()
+                elif self.top >= 32:
+                    self._next_player()          # VU-1.6: no card left to ask for
+                return
+            self._next_player()
+            return
+        # the bank's own choice (VU-2.1, reading "free")
+        if d == "draw":
+            b = self.bank
+            self._give(b, self.cards[self.top])
+            if self.total(b) >= 21 or self.top >= 32:
+                self._settle()
+            return
+        self._settle()
+
+    def _next_player(self) -> None:
+        self.k += 1
+        if self.k < len(self.order):
+            self._cp = self.order[self.k]
+            return
+        # VU-2: the bank gives itself cards, face up
+        b = self.bank
+        if self.top < 32:
+            self._give(b, self.cards[self.top])
+        if self.game.fixed:
+            while self.total(b) < STAND_ON and self.top < 32:
+                self._give(b, self.cards[self.top])
+            self._settle()
+        elif self.total(b) >= 21 or self.top >= 32:
+            self._settle()
+        else:
+            self.phase = BANK
+            self._cp = b
+
+    def _settle(self) -> None:
+        """VU-3: every player against the bank, by the table; then the bank passes (VU-2.2)."""
+        n, b = self.n, self.bank
+        names = self.names
+        led = self.ledger
+        coup = self.coup + 1
+        tot = self.tot
+        bh = self.hs[b]
+        bcode = result_code(tot[self.ha[b]][bh if bh < MAXS else MAXS - 1], len(self.hands[b]))
+        double = self.game.double
+        bank_name = names[b]
+        results = []
+        for p in self.order:
+            st = self.stake[p]
+            if self.dead[p]:
+                pc = DEAD
+                m = -2 if bcode == NATURAL or bcode == TWENTYONE else -1
+                if m == -2:
+                    led.transfer(names[p], bank_name, st, "dead against a 21: a second stake", "VU-3", coup)
+            else:
+                s = self.hs[p]
+                pc = result_code(tot[self.ha[p]][s if s < MAXS else MAXS - 1], len(self.hands[p]))
+                m = multiple(bcode, pc, double)
+                if m < 0:
+                    led.transfer(TABLE, bank_name, st, "the stake to the bank", "VU-3", coup)
+                    if m == -2:
+                        led.transfer(names[p], bank_name, st, "a second stake to the bank", "VU-3", coup)
+                else:
+                    led.transfer(TABLE, names[p], st, "the stake back", "VU-3", coup)
+                    led.transfer(bank_name, names[p], m * st, "won from the bank", "VU-3", coup)
+            results.append((p, st, pc, m))
+        bal = led.balances
+        results = tuple(results)
+        self.log.append((coup, b, bcode, results, tuple([bal[x] for x in names])))
+        self.last = (self.hands, b, bcode, results, self.shown)   # the next deal makes new lists
+        # VU-2.2: who holds the bank next
+        nb = self.game.next_bank
+        if nb == "left":
+            self.bank = (b + 1) % n
+        elif nb == "natural" and bcode != NATURAL:
+            for p, _, pc, _ in results:
+                if pc == NATURAL:
+                    self.bank = p
+                    break
+        self.coup = coup
+        self.phase = BETWEEN
+        self._cp = TERMINAL if coup >= self.coups else CHANCE
+
+    def _illegal(self, text: str) -> IllegalActionError:
+        t = text.strip().lower()
+        limit = self.game.options["limit"]
+        offered = ", ".join(str(k) for k in STAKES if k <= limit)
+        if self._cp < 0:
+            return super()._illegal(text)
+        who = self.names[self._cp]
+        if t.startswith("stake"):
+            word = t[5:].strip()
+            if self.phase != STAKE:
+                return IllegalActionError("VU-1.2", f"the stakes are made after the first card and before the "
+                                          f"second; {who} has staked already and now draws or stands", text)
+            try:
+                k = int(word)
+            except ValueError:
+                return IllegalActionError("VU-1.2", f"a stake is a whole number of units: {offered}", text)
+            if k < 1:
+                return IllegalActionError("VU-1.2", f"a stake of {k} is below the table's lowest stake of 1 unit", text)
+            if k > limit:
+                return IllegalActionError("VU-1.2", f"a stake of {k} units is above the table's limit of "
+                                          f"{plural(limit, 'unit')}", text)
+            return IllegalActionError("VU-1.2", f"the table takes stakes of {offered} units, not {k}", text)
+        if t in ("draw", "draw a card", "stand"):
+            if self.phase == STAKE:
+                return IllegalActionError("VU-1.2", f"{who} stakes first: more cards come only after the second "
+                                          "card", text)
+            if t != "stand" and self.top >= 32:
+                return IllegalActionError("VU-1.6", "the pack is spent: no card is left to draw", text)
+        return super()._illegal(text)
+
+    # results -------------------------------------------------------------------------------------------
+    def _scores(self) -> list:
+        bal = self.ledger.balances
+        return [bal[x] for x in self.names]
+
+    def _snapshot(self) -> tuple:
+        t = lambda cs: tuple(c.text for c in cs)  # noqa: E731
+        return (self.bank, self.coup, self.phase, self._cp, self.k, tuple(self.order), t(self.cards), self.top,
+                tuple(t(h) for h in self.hands), tuple(self.stake), tuple(self.dead), tuple(self.shown),
+                self.ledger.snapshot(), tuple(self.log))
+
+    def balances(self) -> list[int]:
+        return self._scores()
+
+    # what resample needs -------------------------------------------------------------------------------
+    def _deal_owners(self) -> list:
+        owner = {c: p for p in range(self.n) for c in self.hands[p]}
+        return [owner[c] for c in self.cards[:self.top]] + [None] * (32 - self.top)
+
+    def _revealed(self) -> list:
+        return [(p, c) for p in range(self.n) if self.shown[p] for c in self.hands[p]]
+
+    # the odds (VU-1.4, VU-2.1) -----------------------------------------------------------------------
+    def seen_by(self, p: int) -> list:
+        """The cards of this coup that seat `p` has seen: its own, and every hand shown to all."""
+        out = []
+        for q in range(self.n):
+            if q == p or self.shown[q]:
+                out += self.hands[q]
+        return out
+
+    def advice(self, player: int) -> list:
+        self._check_seat(player)
+        if player != self._cp or self.phase == BETWEEN:
+            return []
+        g = self.game
+        mode, double = g.mode, g.double
+        pool = pool_without(self.seen_by(player))
+        unseen = sum(pool)
+        note = f"over the {plural(unseen, 'card')} you have not seen"
+        bank = odds_hand(self.hands[self.bank])
+        me = odds_hand(self.hands[player])
+        rule = "; the bank drawing to 16 and standing on 17" + ("" if g.fixed else " (the kit's model of the bank)")
+        if self.phase == STAKE:
+            v = odds_hand_value(me, bank, pool, mode, double)
+            return [Odds("Expected result per unit staked, playing by the odds", v, "stake", note + rule),
+                     Odds("Your second card brings you to 21", Fraction(
+                         sum(pool[k] for k in range(7) if pool[k] and _code(_add(me, k), mode) == NATURAL),
+                         unseen), "chance", note)]
+        if player == self.bank:
+            return [Odds("You go dead if you draw", odds_dead(me, pool, mode), "chance", note)]
+        st = self.stake[player]
+        out = [Odds("You go dead if you draw", odds_dead(me, pool, mode), "chance", note),
+               Odds(f"Expected result if you stand (stake {st})", st * odds_stand(me, bank, pool, mode, double),
+                    "stake", note + rule)]
+        if unseen and self.top < 32:
+            out.append(Odds(f"Expected result if you draw, then play on by the odds (stake {st})",
+                            st * odds_draw(me, bank, pool, mode, double), "stake", note + rule))
+        return out
+
+    # presentation ------------------------------------------------------------------------------------
+    def _view(self, player: int | None = None) -> View:
+        g = self.game
+        names = self.names
+        teacher = player is None
+        seats = []
+        bal = self.ledger.balances
+        live = self.phase != BETWEEN
+        for p in range(self.n):
+            visible = teacher or player == p or self.shown[p] or not live
+            h = self.hands[p] if live else []
+            hand = list(h) if visible else [None] * len(h)
+            if p == self.bank:
+                info = "the bank"
+                if live and h:
+                    info += f" · total {self.total(p)}"
+            else:
+                bits = []
+                if live and self.stake[p]:
+                    bits.append(f"stake {self.stake[p]}")
+                if live and self.dead[p]:
+                    bits.append("dead")
+                elif self.phase == BANK or (self.phase == DRAW and self.order.index(p) < self.k):
+                    bits.append("stands")
+                if live and (teacher or player == p) and h:
+                    bits.append(f"total {self.total(p)}")
+                info = " · ".join(bits)
+            seats.append(Seat(p, names[p], hand, score=_signed(bal[names[p]], "unit"), info=info,
+                              current=p == self._cp))
+        piles = []
+        if live:
+            piles.append(Pile("Stakes on the table", [], note=", ".join(
+                f"{names[p]} {self.stake[p]}" for p in self.order if self.stake[p] and not self.dead[p])
+                or "none yet", kind=""))
+            piles.append(Pile("Stock", [], count=32 - self.top, kind="stock"))
+        if self.last is not None:
+            hands, b, bcode, results, shown = self.last
+            cards = [(names[q], c) for q in [*(r[0] for r in results), b]
+                     if teacher or q == player or shown[q] for c in hands[q]]
+            piles.append(Pile(f"Coup {self.log[-1][0]}", cards, kind="last-trick", note=self.coup_text(self.log[-1])))
+        legal = list(self.legal_actions()) if self._cp >= 0 and player in (None, self._cp) else []
+        term = self._cp == TERMINAL
+        facts = [("Bank", f"{names[self.bank]}" + (" holds it" if live else " holds it next")),
+                 ("Coup", f"{self.coup if self._cp == TERMINAL else self.coup + 1} of {self.coups}"),
+                 ("Stakes", f"1 to {plural(g.options['limit'], 'unit')}"),
+                 ("Balances", ", ".join(f"{names[p]} {_signed(bal[names[p]])}" for p in range(self.n)))]
+        if g.options["ace"] != "eleven":
+            facts.append(("Ace", "counts 1 or 11"))
+        return View(g.name, g.title, player, seats, piles, self.status(), self._cp if self._cp >= 0 else None,
+                    term, self.result_text() if term else "", legal, facts)
+
+    def progress(self) -> tuple[str, str]:
+        if self._cp == CHANCE:
+            return f"Coup {self.coup + 1}", ""
+        if self._cp == TERMINAL:
+            return f"Coup {self.coup}", "End of the sitting"
+        return f"Coup {self.coup + 1}", ""
+
+    def score_table(self):
+        names = self.names
+        rows = [[f"Coup {c}", names[b], result_words(bc), *(_signed(x) for x in bal)]
+                for c, b, bc, _, bal in self.log]
+        return Table(["", "bank", "the bank's result", *names], rows,
+                     "Balances after each coup, in units (VU-3)")
+
+    def coup_text(self, entry) -> str:
+        c, b, bcode, results, _ = entry
+        names = self.names
+        parts = []
+        for p, st, pc, m in results:
+            if m > 0:
+                what = f"wins {plural(m * st, 'unit')}"
+            else:
+                what = f"pays {plural(-m * st, 'unit')}"
+            parts.append(f"{names[p]} {result_words(pc)}: {what}")
+        return (f"{names[b]}'s bank: {result_words(bcode)}. " + "; ".join(parts)
+                + " — by the settlement table [VU-3]")
+
+    def status(self) -> str:
+        names = self.names
+        if self._cp == CHANCE:
+            prefix = f"Coup {self.log[-1][0]}: {self.coup_text(self.log[-1])}. " if self.log else ""
+            return f"{prefix}Coup {self.coup + 1}: {names[self.bank]} holds the bank and is about to deal."
+        if self._cp == TERMINAL:
+            return self.result_text()
+        p = names[self._cp]
+        bank_card = self.hands[self.bank][0].label if self.hands[self.bank] else ""
+        if self.phase == STAKE:
+            return (f"Coup {self.coup + 1}: {p} stakes (1 to {plural(self.game.options['limit'], 'unit')}); "
+                    f"the bank shows {bank_card}.")
+        if self.phase == DRAW:
+            return f"{p} draws a card or stands; the bank shows {bank_card}."
+        return f"{p} (the bank, {self.total(self.bank)}) draws a card or stands."
+
+    def result_text(self) -> str:
+        names = self.names
+        bal = self._scores()
+        best = max(bal)
+        w = [names[p] for p in range(self.n) if bal[p] == best]
+        lines = ", ".join(f"{names[p]} {_signed(bal[p])}" for p in range(self.n))
+        head = f"{w[0]} wins the sitting" if len(w) == 1 else " and ".join(w) + " share the best balance"
+        return f"After {plural(self.coup, 'coup')}: {head} ({lines})."
+
+    def describe(self, action, after: State | None = None) -> str:
+        names = self.names
+        if action.__class__ is Deal:
+            n = self.n
+            b = self.bank
+            card = action.cards[n - 1]
+            return (f"Coup {self.coup + 1}: {names[b]} holds the bank and gives each player one card face down, "
+                    f"its own face up: {card.label} [VU-1.1].")
+        p = self._cp
+        who = names[p]
+        d = action.data
+        if self.phase == STAKE:
+            line = f"{who} stakes {plural(d, 'unit')} [VU-1.2]."
+            if self.k == len(self.order) - 1:
+                line += " Then everyone gets a second card [VU-1.3]."
+            return line
+        if p == self.bank:
+            return (f"{who}, the bank, draws a card face up [VU-2.1]." if d == "draw" else
+                    f"{who}, the bank, stands on {self.total(p)}; every player is settled [VU-3].")
+        if d == "draw":
+            return f"{who} asks for another card; over 21 the hand is dead at once [VU-1.4, VU-1.5]."
+        line = f"{who} stands [VU-1.4]."
+        if self.k == len(self.order) - 1:
+            line += " Then the bank draws face up [VU-2]."
+        return line
+
+
+def _signed(x: int, unit: str = "") -> str:
+    s = f"+{x}" if x > 0 else f"−{-x}" if x < 0 else "0"
+    if unit:
+        s += " " + (unit if abs(x) == 1 else unit + "s")
+    return s
+
+
+VingtEtUn.State = VingtEtUnState
+GAME = VingtEtUn
+
+
+# --- bots -----------------------------------------------------------------------------------------------
+class CarefulBot:
+    """A simple careful player: stakes the lowest stake, draws below 15 and stands from 15 on; as the bank
+    (free choice) it draws to 16 and stands on 17."""
+    name = "careful"
+
+    def __init__(self, seed: int = 0):
+        self.rng = Rng(seed)
+
+    def choose(self, state):
+        legal = state.legal_actions()
+        if state.phase == STAKE:
+            return legal[0]
+        me = state.current_player
+        limit = STAND_ON if me == state.bank else 15
+        if legal[0] is DRAW_A and state.total(me) < limit:
+            return DRAW_A
+        return STAND_A
+
+
+class RuleBot:
+    """By the book, with the exact odds (counted over the cards its seat has not seen): it stakes the limit
+    when the hand's expected result is positive and the lowest stake otherwise; it draws when drawing (and
+    then playing on by the odds) is expected to win more than standing; as the bank with a free choice it
+    draws to 16 and stands on 17 (the rule the odds assume)."""
+    name = "rule-based"
+
+    def __init__(self, seed: int = 0):
+        self.rng = Rng(seed)
+
+    def choose(self, state):
+        legal = state.legal_actions()
+        me = state.current_player
+        g = state.game
+        if len(legal) == 1:
+            return legal[0]
+        if me == state.bank:
+            return DRAW_A if state.total(me) < STAND_ON else STAND_A
+        pool = pool_without(state.seen_by(me))
+        bank = odds_hand(state.hands[state.bank])
+        hand = odds_hand(state.hands[me])
+        if state.phase == STAKE:
+            v = _ev_value_num(hand, bank, pool, g.mode, g.double)
+            return legal[-1] if v > 0 else legal[0]
+        best, stand, draw = _ev_best(hand, bank, pool, g.mode, g.double)
+        return DRAW_A if draw is not None and draw > stand else STAND_A
+
+
+def _ev_value_num(first, bank, pool, mode, double) -> int:
+    total = 0
+    for k in range(7):
+        c = pool[k]
+        if c:
+            total += c * _ev_best(_add(first, k), bank, pool[:k] + (c - 1,) + pool[k + 1:], mode, double)[0]
+    return total
+
+
+# --- tables generated from the engine --------------------------------------------------------------------
+def values_table() -> Table:
+    rows = [["Ace", "11 (two Aces together: 21)"], ["King", "2"], ["Queen", "1"], ["Jack", "1"],
+            ["10, 9, 8, 7", "by their pips: 10, 9, 8, 7"]]
+    return Table(["card", "counts"], rows, "What the cards count")
+
+
+SOURCE_ROWS = ("21(2 K.)2EÕB*2EÕB2EÕB-----", "21(>2 K.)1EÕB2EÕB1EÕB1EÕS ∗∗", "unter 211EÕS1EÕB1EÕB1EÕS",
+               "über 212EÕS1EÕB-----1EÕS")
+ROW_NAMES = ("21 with two cards", "21 with more cards", "under 21", "over 21 (dead)")
+COLUMN_NAMES = ("the player has 21", "the player is dead", "equal to the bank or worse", "better than the bank")
+IMPOSSIBLE = "— (impossible)"
+
+
+def _stakes(m: int) -> str:
+    return f"{plural(abs(m), 'stake')} to the {'player' if m > 0 else 'bank'}"
+
+
+def settlement_cell(r: int, c: int, double: bool = False) -> str:
+    """One cell of the settlement table, in words, from `multiple` (VU-3): rows as ROW_NAMES, columns as
+    COLUMN_NAMES."""
+    bank = (NATURAL, TWENTYONE, 18, DEAD)[r]
+    if c == 1:
+        return _stakes(multiple(bank, DEAD, double))
+    if c == 0:
+        if r == 1:
+            return _stakes(multiple(bank, TWENTYONE, double)) + " (a two-card 21 is better: the second footnote)"
+        more, two = multiple(bank, TWENTYONE, double), multiple(bank, NATURAL, double)
+        if more == two:
+            return _stakes(more)
+        note = " (the first footnote)" if r == 0 else ""
+        return f"{_stakes(more)}; with two cards {_stakes(two)}{note}"
+    if c == 2:
+        if r == 3:
+            return IMPOSSIBLE
+        return _stakes(multiple(bank, 17 if r == 2 else 18, double)) + (" (ties: the bank wins)" if r == 2 else "")
+    if r == 0:
+        return IMPOSSIBLE
+    if r == 1:
+        return _stakes(multiple(bank, NATURAL, double)) + " (only a two-card 21: the second footnote)"
+    return _stakes(multiple(bank, 20 if r == 2 else 17, double))
+
+
+def settlement_table(double: bool = False) -> Table:
+    rows = [[f"the bank: {ROW_NAMES[r]}", *(settlement_cell(r, c, double) for c in range(4)), SOURCE_ROWS[r]]
+            for r in range(4)]
+    return Table(["", *COLUMN_NAMES, "the source's row as printed"], rows,
+                 "Settlement against the bank, E being the player's stake")
+
+
+STRATEGY_TOTALS = (2, 3, 4, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20)
+
+
+_STRATEGY: dict = {}
+# The chart as the engine counts it (`strategy_table(mode, count=True)`, about a second; tests/test_vingt_et_un.py
+# counts it again and compares): one letter per cell, row by row (STRATEGY_TOTALS), d = draw, s = stand. The
+# page shows it from here, so that it opens without the wait.
+STRATEGY_CHART = {
+    0: "ddddddddddddddddddddddddddddddddddddddddddddddddddddddddd"
+       "sdddddsssssssssssssssssssssssssssssssssssssssssssssssss",
+    1: "ddddddddddddddddddddddddddddddddddddddddddddddddddddddddd"
+       "ddddddsssssssssssssssssssssssddddssssddddssssssdsssssss",
+}
+
+
+def _chart_table(rows) -> Table:
+    return Table(["your total", *(f"bank shows {x}" for x in CLASS_SHORT)], rows,
+                 "Draw or stand, by the exact odds (the bank draws to 16, stands on 17)")
+
+
+def strategy_table(mode: int = 0, count: bool = False) -> Table:
+    """The chart does not depend on what a two-card 21 wins: after two cards no draw makes one.
+
+    The drawing chart for the source's card values: for each two-card total (every two-card hand of that
+    total, weighted by how often it is dealt) against each open card of the bank, whether drawing (and
+    then playing on by the odds) is expected to win more than standing, by the exact odds from a full pack
+    less the three cards seen."""
+    if not count:
+        cells = ["draw" if x == "d" else "stand" for x in STRATEGY_CHART[mode]]
+        return _chart_table([[str(t), *cells[7 * i:7 * i + 7]] for i, t in enumerate(STRATEGY_TOTALS)])
+    if mode in _STRATEGY:
+        return _STRATEGY[mode]
+    rows = []
+    for t in STRATEGY_TOTALS:
+        row_ = [str(t)]
+        if t + 11 <= 21:              # no card takes the hand over 21: drawing is never worse
+            rows.append(row_ + ["draw"] * 7)
+            continue
+        for b in range(7):
+            bank = _add((0, 0, 0), b)
+            diff = 0
+            for i in range(7):
+                for j in range(i, 7):
+                    hand = _add(_add((0, 0, 0), i), j)
+                    if _code(hand, mode) != t:
+                        continue
+                    pool = list(FULL_POOL)
+                    pool[b] -= 1
+                    ways = pool[i] * (pool[i] - 1) // 2 if i == j else pool[i] * pool[j]
+                    if ways <= 0:
+                        continue
+                    pool[i] -= 1
+                    pool[j] -= 1
+                    if min(pool) < 0:
+                        continue
+                    pt = tuple(pool)
+                    _, stand, draw = _ev_best(hand, bank, pt, mode, False)
+                    diff += ways * (draw - stand)
+            row_.append("draw" if diff > 0 else "stand")
+        rows.append(row_)
+    t = _STRATEGY[mode] = _chart_table(rows)
+    return t
