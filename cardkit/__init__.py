@@ -28,6 +28,7 @@ GAMES = {
     "ecarte": "cardkit.games.ecarte",
     "vierundzwanzig": "cardkit.games.vierundzwanzig",
     "vingt_et_un": "cardkit.games.vingt_et_un",
+    "bakkarat": "cardkit.games.bakkarat",
 }
 
 
