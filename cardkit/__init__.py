@@ -29,6 +29,7 @@ GAMES = {
     "vierundzwanzig": "cardkit.games.vierundzwanzig",
     "vingt_et_un": "cardkit.games.vingt_et_un",
     "bakkarat": "cardkit.games.bakkarat",
+    "faro": "cardkit.games.faro",
 }
 
 
