@@ -54,7 +54,7 @@ DOCUMENTS = (
              "“7th Sea: Kurzanleitung für Gesellschaftsspiele”, quick rules for parlour games",
              "Short rules from a role-playing supplement: Vingt-et-un, Faro, Bakkarat, Écarté, and Whist "
              "in English. Several rules are only sketched.",
-             "Écarté, Whist; Vingt-et-un, Faro, Bakkarat (not in the kit yet)", "German and English"),
+             "Vingt-et-un, Faro, Bakkarat, Écarté, Whist", "German and English"),
 )
 _BY_FILE = {d.file: d for d in DOCUMENTS}
 
