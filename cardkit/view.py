@@ -41,15 +41,16 @@ class Odds:
     note: str = ""        # e.g. "from the 31 cards you have not seen"
 
     def text(self) -> str:
-        """The figure in words: "7/13 (53.8 %)" or "+1/3 unit (+0.33)"."""
+        """The figure in words, the readable decimal first and the exact fraction after it:
+        "53.8 % (7/13)" or "+0.33 units (+1/3)"."""
         from fractions import Fraction
         v = Fraction(self.value)
         exact = f"{v.numerator}" if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
         if self.kind == "chance":
-            return f"{exact} ({float(v) * 100:.1f} %)"
+            return f"{float(v) * 100:.1f} %" + ("" if v.denominator == 1 and v in (0, 1) else f" ({exact})")
         sign = "+" if v > 0 else ""
-        unit = "unit" if abs(v) == 1 else "units"
-        return f"{sign}{exact} {unit} ({sign}{float(v):.2f})"
+        unit = "unit" if v == 1 or v == -1 else "units"
+        return f"{sign}{float(v):.2f} {unit}" + ("" if v.denominator == 1 else f" ({sign}{exact})")
 
 
 def plural(n, one: str, many: str | None = None) -> str:

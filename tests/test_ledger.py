@@ -45,9 +45,10 @@ def test_unknown_accounts_and_self_payment_are_refused():
 
 
 def test_odds_read_as_exact_fractions():
-    assert Odds("go dead", Fraction(7, 13)).text() == "7/13 (53.8 %)"
-    assert Odds("draw", Fraction(1, 3), kind="stake").text() == "+1/3 units (+0.33)"
-    assert Odds("stand", Fraction(-1), kind="stake").text() == "-1 unit (-1.00)"
+    assert Odds("go dead", Fraction(7, 13)).text() == "53.8 % (7/13)"
+    assert Odds("never", Fraction(0)).text() == "0.0 %"
+    assert Odds("draw", Fraction(1, 3), kind="stake").text() == "+0.33 units (+1/3)"
+    assert Odds("stand", Fraction(-1), kind="stake").text() == "-1.00 unit"
 
 
 def test_the_odds_panel_shows_a_games_advice(monkeypatch):
@@ -61,7 +62,7 @@ def test_the_odds_panel_shows_a_games_advice(monkeypatch):
     assert table.state.current_player == table.human
     assert "ck-odds" not in table._table.value
     table._odds.click()
-    assert "a seven next" in table._table.value and "1/7 (14.3 %)" in table._table.value
+    assert "a seven next" in table._table.value and "14.3 % (1/7)" in table._table.value
     table._odds.click()
     assert "ck-odds" not in table._table.value
     with pytest.raises(CardkitError):

@@ -496,6 +496,8 @@ class PlayTable(w.VBox):
               " (the cards you may play are outlined in green):") if my_turn else ":")
         if not view.seats[self.human].hand:        # nothing in hand (yet): no caption for an empty row
             caption = ""
+        elif my_turn and not any(a.card is not None for a in view.legal):
+            caption = "<b>Your hand</b> (no card to click now: choose below):"   # e.g. a stake to place
         self._table.value = self._links(table_html(view, bottom=self.human, hand_elsewhere=True,
                                                    recent=self._recent, outcome=self.outcome()) + announce
                                         + self.odds_html()) + caption

@@ -115,6 +115,7 @@ table.ck-table td.ck-changed,table.ck-table th.ck-changed,.ck-legend .ck-changed
   border-radius:6px;font-size:14px;max-width:980px;box-sizing:border-box}
 .ck-fact b{color:#333}
 .ck-odds{font-size:14px;border-left:4px solid #ce93d8;background:#fbf5fc;padding:4px 8px;margin:4px 0;max-width:980px}
+.ck-odds td{overflow-wrap:anywhere}
 .ck-cited{background:#fff8e1;border-radius:2px;color:inherit}
 .ck-cited:target{background:#ffd54f;outline:2px solid #e0a800;scroll-margin-top:30vh}
 .ck-source-text{white-space:pre-wrap;font-family:Georgia,serif;font-size:15px;line-height:1.5;max-width:52em;
