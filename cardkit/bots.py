@@ -4,6 +4,24 @@ from __future__ import annotations
 from .rng import Rng
 
 
+class Bot:
+    """A seeded bot (`self.rng`): `choose` plays the only legal action at once and otherwise asks
+    `decide(state, legal)`, which a game's bot implements."""
+    name = ""
+
+    def __init__(self, seed: int = 0):
+        self.rng = Rng(seed)
+
+    def choose(self, state):
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        return self.decide(state, legal)
+
+    def decide(self, state, legal):
+        raise NotImplementedError
+
+
 class RandomBot:
     """Picks a legal action uniformly at random (seeded, so games are reproducible)."""
     name = "random"

@@ -209,7 +209,9 @@ class State:
     # the public protocol --------------------------------------------------------------------------
     @property
     def current_player(self) -> int:
-        raise NotImplementedError
+        """The seat to act, CHANCE or TERMINAL: by default the attribute ``_cp`` the game keeps (a game may
+        also make ``current_player`` a plain attribute)."""
+        return self._cp
 
     def is_chance(self) -> bool:
         return self.current_player == CHANCE
@@ -540,11 +542,22 @@ class State:
                                   + ", ".join(a.text for a in self.legal_actions()), text)
 
     def _check_deal(self, deal: Deal) -> None:
-        """A deal must be a permutation of the game's cards."""
-        want = sorted(c.text for c in self.game.full_deck())
-        if sorted(c.text for c in deal.cards) != want:
-            raise IllegalActionError("deal", "a deal must hold exactly the game's cards "
-                                     f"({len(want)} cards), each as often as in the packs", deal.text[:60])
+        """A deal must be a permutation of the game's cards. Cheap (it runs at every deal): the game's cards
+        are kept once per Game as a set (or, with two packs, as the sorted identities of the cards, which
+        are interned)."""
+        g = self.game
+        want = g.__dict__.get("_deal_want")
+        if want is None:
+            full = g.full_deck()
+            unique = len(set(full)) == len(full)
+            want = g._deal_want = (len(full), frozenset(full) if unique else sorted(map(id, full)))
+        n, key = want
+        cards = deal.cards
+        if len(cards) != n or (frozenset(cards) != key if key.__class__ is frozenset
+                               else sorted(map(id, cards)) != key):
+            each = "each once" if key.__class__ is frozenset else "each as often as in the packs"
+            raise IllegalActionError("deal", f"a deal must hold exactly the {n} cards of {g.title}, {each}",
+                                     deal.text[:60])
 
     def _snapshot(self) -> tuple:
         raise NotImplementedError

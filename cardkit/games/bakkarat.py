@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..bots import RandomBot
+from ..bots import Bot, RandomBot
 from ..cards import FRENCH52, Card
 from ..errors import CardError, IllegalActionError
 from ..game import CHANCE, TERMINAL, Action, Deal, Game, State
@@ -126,7 +126,6 @@ class Bakkarat(Game):
         super().__init__(**options)
         o = self.options
         self._deck = tuple(FRENCH52.cards)
-        self._deckset = frozenset(self._deck)
         self.fin3 = FIN3[o["three_card_ten"]]
         self.bank_free = o["bank_draw"] == "free"
         self.tie_bank = o["ties"] == "bank"
@@ -231,12 +230,6 @@ class BakkaratState(State):
         return self.coup
 
     # dealing -------------------------------------------------------------------------------------
-    def _check_deal(self, deal: Deal) -> None:
-        cards = deal.cards
-        if len(cards) != 52 or set(cards) != self.game._deckset:
-            raise IllegalActionError("deal", "a deal must hold exactly the 52 cards of the pack, each once",
-                                     deal.text[:60])
-
     def _deal(self, deal: Deal) -> None:
         """A new shuffle (BA-1.4, BA-4): the whole pack; the coups are dealt from it."""
         cards = deal.cards
@@ -1088,19 +1081,13 @@ def _own_count(state, me: int) -> int:
     return RED[sum(VALUE[c] for c in h[:2])]
 
 
-class CarefulBot:
+class CarefulBot(Bot):
     """A plain careful player, the baseline a rule-based bot must beat: stakes 1 unit alone, closes the
     stakes alone, draws on a count of 4 or less and stands on 5 or more (as the bank: 5 or less). It counts
     no cards."""
     name = "careful"
 
-    def __init__(self, seed: int = 0):
-        self.seed = seed
-
-    def choose(self, state: BakkaratState):
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
+    def decide(self, state: BakkaratState, legal):
         me = state.current_player
         first = legal[0]
         kind = first.data[0]
@@ -1110,7 +1097,7 @@ class CarefulBot:
         return DRAW_A if _own_count(state, me) <= limit else STAND_A
 
 
-class RuleBot:
+class RuleBot(Bot):
     """A player by the book, with only what its seat knows (its own cards, the cards turned up since the
     shuffle, the stakes):
 
@@ -1121,13 +1108,7 @@ class RuleBot:
       count for its own balance) and keeps the bank to itself."""
     name = "rule-based"
 
-    def __init__(self, seed: int = 0):
-        self.seed = seed
-
-    def choose(self, state: BakkaratState):
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
+    def decide(self, state: BakkaratState, legal):
         me = state.current_player
         kind = legal[0].data[0]
         if kind == "stake":

@@ -15,7 +15,7 @@ too short; then ``current_player`` is CHANCE and the protocol shuffles the whole
 """
 from __future__ import annotations
 
-from ..bots import RandomBot
+from ..bots import Bot, RandomBot
 from ..cards import PIQUET32, Card
 from ..errors import CardError, IllegalActionError
 from ..game import CHANCE, TERMINAL, Action, Deal, Game, State
@@ -99,7 +99,6 @@ class Ecarte(Game):
         super().__init__(**options)
         o = self.options
         self._deck = tuple(PIQUET32.cards)
-        self._deckset = frozenset(self._deck)
         self.classic = o["exchange"] == "propose"
         self.king_in_hand = o["king_in_hand"]
         self.overtake = o["overtake"]
@@ -193,21 +192,11 @@ class EcarteState(State):
         self._cp = CHANCE
 
     @property
-    def current_player(self) -> int:
-        return self._cp
-
-    @property
     def hands_dealt(self) -> int:
         """Deals made so far in the match (``cardkit bench`` counts them)."""
         return self.deal_no
 
     # dealing -------------------------------------------------------------------------------------
-    def _check_deal(self, deal: Deal) -> None:
-        cards = deal.cards
-        if len(cards) != 32 or set(cards) != self.game._deckset:
-            raise IllegalActionError("deal", "a deal must hold exactly the 32 cards of the pack, each once",
-                                     deal.text[:60])
-
     def _deal(self, deal: Deal) -> None:
         """A new shuffle (EC-4.3): the whole pack is the talon, and the next deal comes from it."""
         cards = deal.cards
@@ -945,7 +934,7 @@ class _Seen:
         return set(state.game._deck) - seen
 
 
-class CarefulBot:
+class CarefulBot(Bot):
     """A plain careful player, the baseline a rule-based bot must beat:
 
     * exchange: throws away every card that is neither a trump nor a King or Queen (classic: proposes with
@@ -955,13 +944,7 @@ class CarefulBot:
     It counts no cards; ties are broken at random (seeded)."""
     name = "careful"
 
-    def __init__(self, seed: int = 0):
-        self.rng = Rng(seed)
-
-    def choose(self, state: EcarteState):
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
+    def decide(self, state: EcarteState, legal):
         me = state.current_player
         trump = state.trump
         phase = state.phase

@@ -18,7 +18,7 @@ from fractions import Fraction
 from functools import lru_cache
 from math import comb
 
-from ..bots import RandomBot
+from ..bots import Bot, RandomBot
 from ..cards import FRENCH52, Card
 from ..errors import CardError, IllegalActionError
 from ..game import CHANCE, TERMINAL, Action, Deal, Game, State
@@ -208,7 +208,6 @@ class Faro(Game):
         super().__init__(**options)
         o = self.options
         self._deck = tuple(FRENCH52.cards) * 2
-        self._want = sorted(c.index for c in self._deck)
         self.punters = tuple(p for p in range(o["players"]) if p != BANK)
         self.names = list(NAMES[:o["players"]])
         self.books = {p: tuple(sorted((c for c in FRENCH52.cards if c.suit == BOOK_SUIT[p]), key=RANK_OF.__getitem__))
@@ -330,22 +329,7 @@ class FaroState(State):
         self.check_ok: bool | None = None
         self._cp = CHANCE
 
-    @property
-    def current_player(self) -> int:
-        return self._cp
-
-    @property
-    def hands_dealt(self) -> int:
-        return self.deal_no
-
     # dealing -------------------------------------------------------------------------------------
-    def _check_deal(self, deal: Deal) -> None:
-        cards = deal.cards
-        if len(cards) != PACK or sorted(c.index for c in cards) != self.game._want or \
-                any(c.deck != "french52" for c in cards):
-            raise IllegalActionError("deal", "a deal must hold exactly the 104 cards of the two packs, each card "
-                                     "twice", deal.text[:60])
-
     def _deal(self, deal: Deal) -> None:
         """A new deal (FA-1.1): the shuffled packs, the bottom card last; the punters stake first (FA-3.1)."""
         cards = deal.cards
@@ -1062,18 +1046,12 @@ def choices_table(opts: dict) -> Table:
 
 
 # --- bots ------------------------------------------------------------------------------------------
-class CarefulBot:
+class CarefulBot(Bot):
     """A cautious punter: one card a deal at the smallest stake (a card chosen at random, seeded), Lappé after
     every showing, and withdraws the card as soon as it may."""
     name = "careful"
 
-    def __init__(self, seed: int = 0):
-        self.rng = Rng(seed)
-
-    def choose(self, state: FaroState):
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
+    def decide(self, state: FaroState, legal):
         me = state.current_player
         ph = state.phase
         if ph == STAKE:

@@ -179,10 +179,6 @@ class M7State(State):
         self.drawn_by: list[int] = []        # who drew each card from the stock, in order (for resample)
         self._cp = CHANCE
 
-    @property
-    def current_player(self) -> int:
-        return self._cp
-
     # dealing ---------------------------------------------------------------------------------------
     def _deal(self, deal: Deal) -> None:
         cards = list(deal.cards)

@@ -196,10 +196,6 @@ class SiebenState(State):
         self.drawn_by: list[int] = []           # this round: who drew each stock card, in order (resample)
         self._cp = CHANCE
 
-    @property
-    def current_player(self) -> int:
-        return self._cp
-
     def side(self, p: int) -> int:
         return p % 2 if self.n == 4 else p
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from operator import attrgetter
 
 from .. import tricks
-from ..bots import RandomBot
+from ..bots import Bot, RandomBot
 from ..cards import VIERUNDZWANZIG as DECK, Card
 from ..errors import CardError, IllegalActionError, OptionError
 from ..game import CHANCE, TERMINAL, Action, Deal, Game, State
@@ -39,7 +39,6 @@ COLOURS = ("Y", "R", "B", "G")
 WORD = {"Y": "yellow", "R": "red", "B": "blue", "G": "green"}
 WHITE = DECK.parse("24")
 CARDS = DECK.cards
-DECKSET = frozenset(CARDS)
 NAMES = {2: ["Stefan", "Markus"], 3: ["Stefan", "Markus", "Michael"],
          4: ["Stefan", "Markus", "Michael", "Sabine"], 5: ["Stefan", "Markus", "Michael", "Sabine", "Jana"]}
 
@@ -249,12 +248,6 @@ class VierundzwanzigState(State):
         self.in_play = n
 
     # dealing (V24-3) -------------------------------------------------------------------------------------
-    def _check_deal(self, deal: Deal) -> None:
-        cards = deal.cards
-        if len(cards) != len(CARDS) or set(cards) != DECKSET:
-            raise IllegalActionError("deal", f"a deal must hold exactly the {len(CARDS)} cards of 24, each once",
-                                     deal.text[:60])
-
     def _deal(self, deal: Deal) -> None:
         cards = deal.cards
         n = self.n
@@ -1039,19 +1032,13 @@ def _strength(hand, trump: str, rev: bool) -> float:
     return s
 
 
-class CarefulBot:
+class CarefulBot(Bot):
     """A simple careful player, the baseline: it names the colour it holds most of, never names yellow blind,
     keeps its cards and never sits out, never reverses the order or changes trump; it takes a trick with its
     cheapest card that wins it at that moment, else throws its lowest card; it leads its strongest card."""
     name = "careful"
 
-    def __init__(self, seed: int = 0):
-        self.rng = Rng(seed)
-
-    def choose(self, state):
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
+    def decide(self, state, legal):
         ph = state.phase
         me = state.current_player
         if ph == BLIND_Q:
@@ -1086,7 +1073,7 @@ def _play_card(state, legal, careful: bool = False, seen=None):
     return min(legal, key=lambda a: (suit_of[a.card] == trump, power[a.card], a.card.index))
 
 
-class RuleBot:
+class RuleBot(Bot):
     """A rule-based player, the way a club player plays 24, with only what its seat may know (its own hand,
     the cards played, the scores):
 
@@ -1107,13 +1094,7 @@ class RuleBot:
     name = "rule-based"
     BLIND_AT = 40             # name yellow blind from this many points on
 
-    def __init__(self, seed: int = 0):
-        self.rng = Rng(seed)
-
-    def choose(self, state):
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
+    def decide(self, state, legal):
         ph = state.phase
         me = state.current_player
         if ph == BLIND_Q:

@@ -39,7 +39,6 @@ CLS = [CLASS_VALUES.index(VALUE[c.rank]) for c in PIQUET32.cards]        # by ca
 PTS = [0 if c.rank == "A" else VALUE[c.rank] for c in PIQUET32.cards]     # points without the Aces
 IS_ACE = [c.rank == "A" for c in PIQUET32.cards]
 FULL_POOL = (8, 4, 4, 4, 4, 4, 4)                # cards per value class in the pack
-DECKSET = frozenset(PIQUET32.cards)
 NAMES = ["Anton", "Berta", "Carl", "Dora", "Emil"]
 
 # a finished hand's result, as one int: a total under 21, or one of these
@@ -532,17 +531,7 @@ class VingtEtUnState(State):
         self.last = None                         # the last coup: (hands, bank, bank result, results)
         self._cp = CHANCE
 
-    @property
-    def current_player(self) -> int:
-        return self._cp
-
     # dealing -----------------------------------------------------------------------------------------
-    def _check_deal(self, deal: Deal) -> None:
-        cards = deal.cards
-        if len(cards) != 32 or set(cards) != DECKSET:
-            raise IllegalActionError("deal", "a deal must hold exactly the 32 cards of the pack (7 to Ace), each "
-                                     "once", deal.text[:60])
-
     def _give(self, p: int, c: Card) -> None:
         self.hands[p].append(c)
         i = c.index

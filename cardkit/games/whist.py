@@ -20,7 +20,7 @@ in `_apply` (narration is `describe`, on demand).
 """
 from __future__ import annotations
 
-from ..bots import RandomBot
+from ..bots import Bot, RandomBot
 from ..cards import FRENCH52, Card
 from ..errors import CardError, CardkitError, IllegalActionError
 from ..game import CHANCE, TERMINAL, Action, Deal, Game, State
@@ -1127,7 +1127,7 @@ class _Seat:
         return out
 
 
-class CarefulBot:
+class CarefulBot(Bot):
     """A simple careful player, the baseline a club player must beat: it follows suit with its lowest card
     unless it can take a trick the opponents hold with its cheapest winning card (as the last to play, or
     with a card nobody can beat); void, it trumps low when the opponents hold the trick, else throws its
@@ -1135,13 +1135,7 @@ class CarefulBot:
     beyond the cards on the table."""
     name = "careful"
 
-    def __init__(self, seed: int = 0):
-        self.rng = Rng(seed)
-
-    def choose(self, state: WhistState):
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
+    def decide(self, state: WhistState, legal):
         if state._phase:
             return _answer_question(state, legal)
         me = state.current_player
@@ -1189,7 +1183,7 @@ def _answer_question(state: WhistState, legal):
     return PLAY_ON
 
 
-class RuleBot:
+class RuleBot(Bot):
     """A rule-based player that plays as a club player of the classic game does, with only what its seat
     may know (its hand, the cards played and shown, who has shown out of which suit):
 
@@ -1209,13 +1203,7 @@ class RuleBot:
     Every card counts: it knows which cards are still out and who has shown out of which suit."""
     name = "rule-based"
 
-    def __init__(self, seed: int = 0):
-        self.rng = Rng(seed)
-
-    def choose(self, state: WhistState):
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
+    def decide(self, state: WhistState, legal):
         if state._phase:
             return _answer_question(state, legal)
         me = state.current_player
