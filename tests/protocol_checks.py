@@ -1,7 +1,7 @@
 """Helpers and checks shared by the games' tests."""
 import itertools
 
-from cardkit import TERMINAL
+from cardkit import TERMINAL, Record
 
 
 def apply_checking_undo(s, action, undo_here: bool, snaps: list) -> None:
@@ -45,3 +45,20 @@ def check_legal(s, n: int, step: int):
     assert 0 <= s.current_player < n
     assert len({a.text.lower() for a in legal}) == len(legal), "two legal actions with the same text"
     return legal
+
+
+def check_replay_and_undo(s, snaps: list, back: float, most: int | None = None) -> None:
+    """At the end of a property test's game: its record (through JSON) replays to the same game and
+    scores, and undoing back to a point — `back` of the way through the decisions `snaps` were taken
+    before, at most `most` decisions back (each undo replays the game) — restores that snapshot."""
+    replayed = Record.loads(s.to_record().dumps()).final_state()
+    assert replayed == s and replayed.scores() == s.scores()
+    if not snaps:                 # decided by the first deal: nothing to undo
+        return
+    k = int(back * len(snaps))
+    if most is not None:
+        k = max(k, len(snaps) - most)
+    c = s.clone()
+    for _ in range(len(snaps) - k):
+        c.undo()
+    assert c.snapshot() == snaps[k]

@@ -1,5 +1,5 @@
-"""`covers("S7-2", …)`: marks a test with the rule IDs it checks, so a game's test file can assert that
-every rule ID of its rulebook is covered (and tests/test_rulebooks.py that each ID appears in it)."""
+"""`covers("S7-2", …)`: marks a test with the rule IDs it checks; tests/test_rulebooks.py checks, for
+every game whose test module uses it, that the marked tests cover exactly the rulebook's IDs."""
 
 
 def rule_marker():

@@ -17,9 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cardkit
-from cardkit import Record
 from cardkit.ledger import TABLE
-from protocol_checks import apply_checking_undo, check_legal
+from protocol_checks import apply_checking_undo, check_legal, check_replay_and_undo
 
 GAME = cardkit.game_class("bakkarat")
 SPECS = GAME.option_specs
@@ -106,13 +105,7 @@ def play_and_check(options: dict, seed: int, choose, undo_at: float, back: float
     assert coups_seen >= 1 and s.ledger.balance(TABLE) == 0
     assert s.packs_done == (3 if options["sitting"] == "round" else 1)
     assert s.scores() == [s.ledger.balance(n) for n in NAMES]
-    replayed = Record.loads(s.to_record().dumps()).final_state()
-    assert replayed == s and replayed.scores() == s.scores()
-    k = int(back * len(snaps))
-    c = s.clone()
-    for _ in range(len(snaps) - k):
-        c.undo()
-    assert c.snapshot() == snaps[k]
+    check_replay_and_undo(s, snaps, back)
 
 
 def test_every_option_combination_once():

@@ -21,8 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cardkit
-from cardkit import IllegalActionError, Record
-from protocol_checks import apply_checking_undo, check_legal
+from cardkit import IllegalActionError
+from protocol_checks import apply_checking_undo, check_legal, check_replay_and_undo
 
 GAME = cardkit.game_class("ecarte")
 SPECS = GAME.option_specs
@@ -165,14 +165,7 @@ def play_and_check(options: dict, seed: int, choose, undo_at: float, back: float
         s.apply("KH")
     assert e.value.rule == "end"
 
-    replayed = Record.loads(s.to_record().dumps()).final_state()
-    assert replayed == s and replayed.scores() == s.scores()
-
-    k = max(int(back * len(snaps)), len(snaps) - 25)         # undo back up to 25 decisions
-    c = s.clone()
-    for _ in range(len(snaps) - k):
-        c.undo()
-    assert c.snapshot() == snaps[k]
+    check_replay_and_undo(s, snaps, back, most=25)
 
 
 def test_every_option_combination_once():

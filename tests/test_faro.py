@@ -55,13 +55,6 @@ def pile(s, name, viewer=None):
     return next((p for p in s.view(viewer).piles if p.name == name), None)
 
 
-# --- the rulebook covers exactly the engine's rules --------------------------------------------------
-def test_every_rule_is_covered():
-    ids = set(game().rulebook.ids())
-    assert ids - COVERED == set(), f"rules without a test: {sorted(ids - COVERED)}"
-    assert COVERED - ids == set(), f"tests cite unknown rules: {sorted(COVERED - ids)}"
-
-
 # --- FA-0 the table ------------------------------------------------------------------------------------
 @covers("FA-0", "FA-0.1")
 def test_seats_books_and_the_bank():

@@ -18,11 +18,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cardkit
-from cardkit import Deal, IllegalActionError, Record
+from cardkit import Deal, IllegalActionError
 from cardkit import TERMINAL
 from cardkit.games.faro import BANK, DECIDE, DOUBLET, LOSS, WIN, doublet_cost, new_stake
 from cardkit.ledger import TABLE
-from protocol_checks import apply_checking_undo, check_legal
+from protocol_checks import apply_checking_undo, check_legal, check_replay_and_undo
 
 GAME = cardkit.game_class("faro")
 SPECS = GAME.option_specs
@@ -136,13 +136,7 @@ def play_and_check(options: dict, seed: int, choose, undo_at: float, back: float
     with pytest.raises(IllegalActionError) as e:
         s.apply("turn")
     assert e.value.rule == "end"
-    replayed = Record.loads(s.to_record().dumps()).final_state()
-    assert replayed == s and replayed.scores() == s.scores()
-    k = max(int(back * len(snaps)), len(snaps) - 15)     # each undo replays the game: a few steps back
-    c = s.clone()
-    for _ in range(len(snaps) - k):
-        c.undo()
-    assert c.snapshot() == snaps[k]
+    check_replay_and_undo(s, snaps, back, most=15)
 
 
 def test_every_option_combination_once():

@@ -17,9 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cardkit
-from cardkit import IllegalActionError, Record
+from cardkit import IllegalActionError
 from cardkit.cards import MAGISCHE7
-from protocol_checks import apply_checking_undo, check_legal
+from protocol_checks import apply_checking_undo, check_legal, check_replay_and_undo
 
 GAME = cardkit.game_class("magische7")
 SPECS = GAME.option_specs
@@ -102,16 +102,7 @@ def play_and_check(options: dict, seed: int, choose, undo_at: float, back: float
                          and (led.kind == "point" or options["joker_tops_up"] == "any"))
         assert sum(teams) == total
 
-    # the record replays to the same game
-    replayed = Record.loads(s.to_record().dumps()).final_state()
-    assert replayed == s and replayed.scores() == scores
-
-    # undo back to a random point restores the snapshot from before that action
-    k = int(back * len(snaps))
-    c = s.clone()
-    for _ in range(len(snaps) - k):
-        c.undo()
-    assert c.snapshot() == snaps[k]
+    check_replay_and_undo(s, snaps, back)
 
 
 def test_every_option_combination_once():

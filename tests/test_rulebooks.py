@@ -6,6 +6,8 @@ replay; the rulebook renders; and the IDs of the rules brief are all there.
 """
 from __future__ import annotations
 
+import importlib
+
 import re
 from html.parser import HTMLParser
 from importlib import resources
@@ -162,6 +164,19 @@ def test_every_rule_has_a_test(name):
     missing = [i for i in book(name).ids()
                if not re.search(r"(?<![\w.-])" + re.escape(i) + r"(?!\.?\d)", text)]
     assert not missing, f"rule IDs not mentioned in {path.name}: {missing}"
+
+
+# the games whose test module marks each test with the rules it checks (`rule_marks.covers`)
+MARKED = [n for n in GAMES if "rule_marker()" in (TESTS / f"test_{n}.py").read_text(encoding="utf-8")]
+
+
+@pytest.mark.parametrize("name", MARKED)
+def test_the_marked_tests_cover_exactly_the_rulebook(name):
+    """Every rule ID has a test marked with it, and no marked test names a rule the rulebook lacks."""
+    covered = importlib.import_module(f"test_{name}").COVERED
+    ids = set(book(name).ids())
+    assert ids - covered == set(), f"rules without a test: {sorted(ids - covered)}"
+    assert covered - ids == set(), f"tests cite unknown rules: {sorted(covered - ids)}"
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -98,13 +98,6 @@ def bots_game(seed=0, bot="random", **opts):
     return s
 
 
-# --- the rulebook covers exactly the engine's rules --------------------------------------------------
-def test_every_rule_is_covered():
-    ids = set(game().rulebook.ids())
-    assert ids - COVERED == set(), f"rules without a test: {sorted(ids - COVERED)}"
-    assert COVERED - ids == set(), f"tests cite unknown rules: {sorted(COVERED - ids)}"
-
-
 # --- S7-0 cards and deal -------------------------------------------------------------------------------
 @covers("S7-0", "S7-0.1")
 def test_the_pack_32_cards_suits_and_german_names():

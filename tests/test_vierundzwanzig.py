@@ -160,13 +160,6 @@ def bots_match(seed=0, bot="random", **opts):
     return s
 
 
-# --- the rulebook covers exactly the engine's rules --------------------------------------------------
-def test_every_rule_is_covered():
-    ids = set(game().rulebook.ids())
-    assert ids - COVERED == set(), f"rules without a test: {sorted(ids - COVERED)}"
-    assert COVERED - ids == set(), f"tests cite unknown rules: {sorted(COVERED - ids)}"
-
-
 # --- V24-1 the cards ---------------------------------------------------------------------------------------
 @covers("V24-1", "V24-1.1")
 def test_45_cards_four_colours_1_to_11_and_the_white_24():

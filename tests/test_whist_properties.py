@@ -20,10 +20,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cardkit
-from cardkit import Deal, IllegalActionError, Record
+from cardkit import Deal, IllegalActionError
 from cardkit.cards import FRENCH52
 from cardkit.rng import Rng
-from protocol_checks import apply_checking_undo, check_legal
+from protocol_checks import apply_checking_undo, check_legal, check_replay_and_undo
 
 GAME = cardkit.game_class("whist")
 SPECS = GAME.option_specs
@@ -205,13 +205,7 @@ def play_and_check(options: dict, seed: int, choose, undo_at: float, back: float
     assert s.winners() == [w, w + 2]
     with IllegalActionErrorExpected():
         s.apply("2C")
-    replayed = Record.loads(s.to_record().dumps()).final_state()
-    assert replayed == s and replayed.scores() == sc
-    k = int(back * len(snaps))
-    c = s.clone()
-    for _ in range(len(snaps) - k):
-        c.undo()
-    assert c.snapshot() == snaps[k]
+    check_replay_and_undo(s, snaps, back)
     return hands
 
 
