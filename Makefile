@@ -31,4 +31,5 @@ test: install-test
 	$(BIN)/python -m pytest tests notebooks --nbval-lax -q
 
 bench: install-test
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/cardkit bench

@@ -69,6 +69,51 @@ def engine_throughput(name: str, options: dict, seconds: float = 2.0) -> dict:
             "decisions_per_game": decisions / games, "hands_per_s": hands / dt}
 
 
+# OpenSpiel's C++ card games, driven from Python by the same loop (`openspiel_throughput`); each cardkit
+# case must reach TARGET_OPENSPIEL_RATIO × their median, measured in the same run
+OPENSPIEL_GAMES = ["hearts", "skat", "euchre", "spades", "oh_hell", "crazy_eights", "blackjack"]
+TARGET_OPENSPIEL_RATIO = 1.5
+
+
+def openspiel_throughput(name: str, seconds: float = 2.0) -> dict:
+    """Decisions/s of an OpenSpiel game driven like `engine_throughput`: per decision ``legal_actions()``,
+    a pick with cardkit's ``Rng.below`` and ``apply_action``; chance nodes (OpenSpiel deals card by card)
+    sampled with the same RNG and not counted as decisions (cardkit's deals are not counted either).
+    Needs the optional ``open_spiel`` package (`pip install -e '.[bench]'`)."""
+    import pyspiel
+    game = pyspiel.load_game(name)
+    below = Rng(7).below
+    games = decisions = 0
+    start = time.perf_counter()
+    end = start + seconds
+    while True:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[below(len(outcomes))][0])
+            else:
+                acts = state.legal_actions()
+                state.apply_action(acts[below(len(acts))])
+                decisions += 1
+        games += 1
+        now = time.perf_counter()
+        if now >= end:
+            break
+    dt = now - start
+    return {"game": name, "games_per_s": games / dt, "decisions_per_s": decisions / dt}
+
+
+def openspiel_reference(seconds: float = 1.0) -> dict | None:
+    """Each of OPENSPIEL_GAMES' decisions/s and their median, or None without OpenSpiel installed."""
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        return None
+    rates = {n: openspiel_throughput(n, seconds)["decisions_per_s"] for n in OPENSPIEL_GAMES}
+    return {"games": rates, "median": sorted(rates.values())[len(rates) // 2]}
+
+
 TARGET_ODDS_SECONDS = 1.0
 
 
@@ -196,17 +241,40 @@ def run(seconds: float = 2.0, pages: bool = True, out=print, load: bool = True) 
     out(f"Engine (random games through the public protocol, {seconds:g} s each; targets: decisions/s "
         f"≥ {TARGET_DECISIONS:,}" + "".join(f", {g} ≥ {d:,}" + (f" and ≥ {h:,} hands/s" if h else "")
                                               for g, (d, h) in TARGETS.items()) + ")")
-    out(f"{'game':<15} {'options':<14} {'games/s':>10} {'hands/s':>10} {'decisions/s':>13} {'target':>7}")
+    # OpenSpiel is measured before and after the cardkit cases (a change in the machine's load hits both)
+    before = openspiel_reference(seconds / 2)
+    rows = []
     for name, opts in _engine_cases():
         r = engine_throughput(name, opts, seconds)
         results["engine"].append(r)
+        rows.append((name, opts, r))
+    after = openspiel_reference(seconds / 2) if before else None
+    ref = None
+    if before:
+        both = {n: (before["games"][n] + after["games"][n]) / 2 for n in OPENSPIEL_GAMES}
+        ref = sorted(both.values())[len(both) // 2]
+        results["openspiel"] = {"games": both, "median": ref}
+    out(f"{'game':<15} {'options':<14} {'games/s':>10} {'hands/s':>10} {'decisions/s':>13} {'target':>7}"
+        + (f" {'× OpenSpiel':>12}" if ref else ""))
+    for name, opts, r in rows:
         want_d, want_h = _targets(name)
         # a hands/s target is for the game's own rules (its defaults), e.g. Whist's random deals
         want_h = want_h if not opts else None
         ok = "ok" if r["decisions_per_s"] >= want_d and (want_h is None or r["hands_per_s"] >= want_h) else "MISSED"
         o = ",".join(f"{k}={v}" for k, v in opts.items()) or "defaults"
-        out(f"{name:<15} {o:<14} {r['games_per_s']:>10,.0f} {r['hands_per_s']:>10,.0f} "
-            f"{r['decisions_per_s']:>13,.0f} {ok:>7}")
+        line = (f"{name:<15} {o:<14} {r['games_per_s']:>10,.0f} {r['hands_per_s']:>10,.0f} "
+                f"{r['decisions_per_s']:>13,.0f} {ok:>7}")
+        if ref:
+            ratio = r["decisions_per_s"] / ref
+            r["openspiel_ratio"] = ratio
+            line += f" {ratio:>6.2f}× {'ok' if ratio >= TARGET_OPENSPIEL_RATIO else 'MISSED'}"
+        out(line)
+    if ref:
+        out(f"OpenSpiel's C++ card games driven from Python the same way (decisions/s, mean of a run before and "
+            f"after the cases above; target: every case ≥ {TARGET_OPENSPIEL_RATIO}× their median, {ref:,.0f}): "
+            + ", ".join(f"{n} {v:,.0f}" for n, v in results["openspiel"]["games"].items()))
+    else:
+        out("OpenSpiel: not measured (install it with pip install -e '.[bench]' to compare)")
     odds = [r for r in (odds_times(name, opts) for name, opts in [(g, {}) for g in cardkit.GAMES] + ODDS_CASES)
             if r is not None]
     results["odds"] = odds
