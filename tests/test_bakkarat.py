@@ -203,6 +203,24 @@ def test_the_banks_own_third_card():
     assert s.results[0][2] == (5, 7, 6) and s.results[0][3] == (2, 2, 2)
 
 
+@covers("BA-2.4")
+def test_no_naturals_and_a_free_choice_on_every_count():
+    """The classic game would settle at once against the bank's two-card 9 (a natural) and make a punter
+    holding 2 draw; the source gives every player the choice on any count."""
+    g = game()
+    # South 3 (A, 2), West 2 (K, 2), the bank (East) a two-card 9 (K, 9)
+    s = coup(g, "AS 2D", "KC 2C", "KH 9S", draws="6H")
+    play(s, "stake 1", "stake 1", "close")
+    assert s.current_player == SOUTH and legal(s) == ["draw", "stand"]   # the bank's 9 ends nothing
+    play(s, "draw")                                                      # 3 + 6: South ties the bank's 9
+    assert s.current_player == WEST and legal(s) == ["draw", "stand"]
+    play(s, "stand")                                                     # West stands on 2
+    assert s.current_player == EAST and legal(s) == ["draw", "stand"]   # the bank may draw on its 9 too
+    play(s, "stand")
+    assert s.results[0][2] == (9, 2, 9) and s.results[0][3] == (3, 2, 2)
+    assert s.scores() == [0, -1, 1]
+
+
 # --- BA-2.3 exact odds ----------------------------------------------------------------------------------
 def brute_punter(values, sm, fin3):
     """Every ordering of the unseen cards: the other hidden hand (2), the bank's (2), the next card (the
