@@ -14,6 +14,7 @@ out the stakes go back; after the last deal the game is over and each seat's sco
 """
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
@@ -35,6 +36,9 @@ SUIT_WORD = {"S": "spades", "H": "hearts", "C": "clubs", "D": "diamonds"}
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")     # the case-keeper's order
 RANK_WORD = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
 RANK_OF = {c: RANKS.index(c.rank) for c in FRENCH52.cards}
+# a punter's hand is his book's cards not staked, one a rank, kept in rank order: a card is found in it by its
+# rank (bisect), not by comparing cards (Card orders itself with __lt__, which makes == on cards slow)
+_RANK_KEY = RANK_OF.__getitem__
 COPIES = 8                      # of each rank in the two packs
 PACK = 104
 TURNS = PACK // 2
@@ -218,6 +222,18 @@ class Faro(Game):
         self.doublets = o["doublets"]
         self.deals = o["deals"]
         self._choice_lists: dict = {}
+        self._amount_actions = [STAKE_A[k] for k in self.amounts]
+        # the shuffle's steps from the bottom up, eight to a draw of the RNG: (the product of their ranges,
+        # ((position, range), …)) (random_deal)
+        self._shuffle_steps = []
+        i = len(self._deck) - 1
+        while i > 0:
+            steps = tuple((j, j + 1) for j in range(i, max(i - 8, 0), -1))
+            span = 1
+            for _, m in steps:
+                span *= m
+            self._shuffle_steps.append((span, steps))
+            i -= len(steps)
 
     def player_names(self) -> list[str]:
         return list(self.names)
@@ -230,19 +246,13 @@ class Faro(Game):
         at once (one uniform number below the product of their ranges, split by its factors), so a shuffle of
         104 cards costs 13 draws instead of 103. The same seed gives the same deal everywhere."""
         items = list(self._deck)
-        i = len(items) - 1
         below = rng.below
-        while i > 0:
-            k = min(8, i)
-            span = 1
-            for m in range(i + 1, i + 1 - k, -1):
-                span *= m
+        for span, steps in self._shuffle_steps:
             r = below(span)
-            for _ in range(k):
-                m = i + 1
-                r, j = divmod(r, m)
+            for i, m in steps:
+                j = r % m
+                r //= m
                 items[i], items[j] = items[j], items[i]
-                i -= 1
         return Deal(items)
 
     def stack(self, turns=(), bottom=None, rest=None) -> str:
@@ -300,6 +310,9 @@ class Stake:
 
 
 class FaroState(State):
+    # a plain attribute, not the base class's property: it is read several times per decision
+    current_player = CHANCE
+
     # set up --------------------------------------------------------------------------------------
     def _start(self) -> None:
         g = self.game
@@ -309,6 +322,8 @@ class FaroState(State):
         self._dbl = g.doublets
         self._choice_lists = g._choice_lists       # the choices after a showing, by (won, stake, may withdraw)
         self.hands: list[list[Card]] = [[] if p == BANK else list(g.books[p]) for p in range(len(g.names))]
+        # each punter's hand as the actions that stake its cards, in the same order (the legal picks)
+        self._picks: list[list[Action]] = [[PICK[c] for c in h] for h in self.hands]
         self.ledger = Ledger(g.names)
         self.stakes: list[list[Stake]] = [[] for _ in RANKS]   # by rank, in seat order
         self.left: list[Card] = []
@@ -327,7 +342,7 @@ class FaroState(State):
         self.rows: list[dict] = []             # each finished deal
         self.start_balances = [0] * len(g.names)
         self.check_ok: bool | None = None
-        self._cp = CHANCE
+        self.current_player = CHANCE
 
     # dealing -------------------------------------------------------------------------------------
     def _deal(self, deal: Deal) -> None:
@@ -347,7 +362,7 @@ class FaroState(State):
         self.start_balances = [self.ledger.balances[n] for n in self._names]
         self.phase = STAKE
         self.staker = 0
-        self._cp = self.game.punters[0]
+        self.current_player = self.game.punters[0]
 
     # the protocol --------------------------------------------------------------------------------
     def _legal(self) -> list:
@@ -371,11 +386,9 @@ class FaroState(State):
                 got = self._choice_lists[key] = tuple(out)
             return list(got)
         if ph == STAKE:
-            out = [PICK[c] for c in self.hands[self._cp]]
-            out.append(DONE)
-            return out
+            return [*self._picks[self.current_player], DONE]
         if ph == AMOUNT:
-            return [STAKE_A[k] for k in self.game.amounts]
+            return self.game._amount_actions[:]
         return [SHOW_A]
 
     def _apply(self, action) -> None:
@@ -388,10 +401,13 @@ class FaroState(State):
             self.picked = action.card
             self.phase = AMOUNT
         elif d > 0:
-            p = self._cp
+            p = self.current_player
             card = self.picked
             st = Stake(p, card, d)
-            self.hands[p].remove(card)
+            h = self.hands[p]
+            i = bisect_left(h, RANK_OF[card], key=_RANK_KEY)
+            del h[i]
+            del self._picks[p][i]
             lst = self.stakes[st.rank]
             lst.append(st)
             if len(lst) > 1:
@@ -403,10 +419,10 @@ class FaroState(State):
             self.staker += 1
             punters = self.game.punters
             if self.staker < len(punters):
-                self._cp = punters[self.staker]
+                self.current_player = punters[self.staker]
             else:
                 self.phase = SHOW
-                self._cp = BANK
+                self.current_player = BANK
         else:                                       # D_SHOW
             self.bottom_shown = True
             self.phase = TURN
@@ -445,7 +461,7 @@ class FaroState(State):
         self.last_turn = (a, b, last, settled)
         if self.pending:
             self.phase = DECIDE
-            self._cp = self.pending[0][0].seat
+            self.current_player = self.pending[0][0].seat
         elif not pack:
             self._end_deal()
 
@@ -487,17 +503,18 @@ class FaroState(State):
             self.stakes[st.rank].remove(st)
             self._to_book(st.seat, st.card)
         if self.pending:
-            self._cp = self.pending[0][0].seat
+            self.current_player = self.pending[0][0].seat
         elif self.hands[BANK]:
             self.phase = TURN
-            self._cp = BANK
+            self.current_player = BANK
         else:
             self._end_deal()
 
     def _to_book(self, seat: int, card: Card) -> None:
         h = self.hands[seat]
-        h.append(card)
-        h.sort(key=RANK_OF.__getitem__)
+        i = bisect_right(h, RANK_OF[card], key=_RANK_KEY)
+        h.insert(i, card)
+        self._picks[seat].insert(i, PICK[card])
 
     def _end_deal(self) -> None:
         """FA-2.2: the stakes still lying go back; the deal's row; the next deal or the end of the sitting."""
@@ -514,9 +531,9 @@ class FaroState(State):
                           "balances": bal, "check": self.check_ok, "bottom": self.bottom})
         self.pending = []
         if self.deal_no >= self.game.deals:
-            self._cp = TERMINAL
+            self.current_player = TERMINAL
         else:
-            self._cp = CHANCE
+            self.current_player = CHANCE
 
     # results -------------------------------------------------------------------------------------
     def balances(self) -> list[int]:
@@ -538,7 +555,7 @@ class FaroState(State):
                 tuple(tuple(st.key() for st in lst) for lst in self.stakes), t(self.left), t(self.right),
                 tuple(self.shown), self.bottom.text if self.bottom else None, self.bottom_shown, self.phase,
                 self.staker, self.picked.text if self.picked else None,
-                tuple((st.key(), o, b) for st, o, b in self.pending), self.deal_no, self.turn_no, self._cp,
+                tuple((st.key(), o, b) for st, o, b in self.pending), self.deal_no, self.turn_no, self.current_player,
                 tuple((r["deal"], tuple(r["change"]), r["check"]) for r in self.rows), self.check_ok)
 
     # what resample needs -----------------------------------------------------------------------------
@@ -591,7 +608,7 @@ class FaroState(State):
     # why an action is not legal -------------------------------------------------------------------
     def _illegal(self, text: str) -> IllegalActionError:
         t = text.strip().lower()
-        p = self._cp
+        p = self.current_player
         ph = self.phase
         who = self._names[p]
         words = t.split()
@@ -642,7 +659,7 @@ class FaroState(State):
             return IllegalActionError("FA-1.2", "the bank shows the bottom card once the punters have staked",
                                       text)
         if what == "turn":
-            if self._cp >= 0 and self._cp != BANK:
+            if self.current_player >= 0 and self.current_player != BANK:
                 return IllegalActionError("FA-1.3", "only the bank turns the cards, and only when every punter "
                                           "has decided about the cards that showed", text)
             return IllegalActionError("FA-1.2", "the bank shows the bottom card before the first turn", text)
@@ -691,7 +708,7 @@ class FaroState(State):
 
     def advice(self, player: int) -> list:
         self._check_seat(player)
-        if player != self._cp or player == BANK or self.phase not in (STAKE, AMOUNT, DECIDE):
+        if player != self.current_player or player == BANK or self.phase not in (STAKE, AMOUNT, DECIDE):
             return []
         n = len(self.hands[BANK])
         if self.phase == DECIDE:
@@ -735,7 +752,7 @@ class FaroState(State):
     def _view(self, player: int | None = None) -> View:
         g = self.game
         teacher = player is None
-        cp = self._cp
+        cp = self.current_player
         bal = self.positions()
         seats = []
         pack = self.hands[BANK]
@@ -792,14 +809,14 @@ class FaroState(State):
         out = []
         if self.deal_no:
             where = f"deal {self.deal_no} of {g.deals}"
-            if self._cp not in (CHANCE, TERMINAL):
+            if self.current_player not in (CHANCE, TERMINAL):
                 where += f", turn {self.turn_no} of {TURNS}" if self.turn_no else ", before the first turn"
             out.append(("Deal", where))
         on = self.ledger.balances[TABLE]
         out.append(("Balances", ", ".join(f"{n} {signed(b)}" for n, b in zip(self._names, self.positions()))
                     + " (units" + (f"; {plural(on, 'unit')} of stakes on the table, counted to their punters)"
                                    if on else ")")))
-        if self.deal_no and self._cp != CHANCE:
+        if self.deal_no and self.current_player != CHANCE:
             out.append(("Case-keeper", self.case_keeper() + f" — cards turned, of {COPIES} each"))
         if self.bottom_shown and self.hands[BANK]:
             out.append(("Bottom card", f"{self.bottom.label}, the last card: it counts for nobody"))
@@ -832,7 +849,7 @@ class FaroState(State):
             f"{name}'s {card.label}: nothing is paid [FA-4.1]"
 
     def progress(self) -> tuple[str, str]:
-        cp = self._cp
+        cp = self.current_player
         if cp == CHANCE:
             return f"Deal {self.deal_no + 1}", ""
         if cp == TERMINAL:
@@ -857,7 +874,7 @@ class FaroState(State):
         return Table(["", *names, "notes"], rows, "Each deal's result and the balances, in units")
 
     def status(self) -> str:
-        cp = self._cp
+        cp = self.current_player
         if cp == CHANCE:
             return f"Deal {self.deal_no + 1}: the bank shuffles its two packs together."
         if cp == TERMINAL:
@@ -879,7 +896,7 @@ class FaroState(State):
                 + ("" if st.showings >= 2 else " (no withdrawal before its second showing)"))
 
     def result_text(self) -> str:
-        if self._cp != TERMINAL:
+        if self.current_player != TERMINAL:
             return ""
         bal = self.balances()
         best = max(bal)
@@ -892,7 +909,7 @@ class FaroState(State):
         if action.__class__ is Deal:
             return (f"Deal {self.deal_no + 1}: the bank shuffles its two packs together ({PACK} cards) and has "
                     "them cut [FA-1.1].")
-        p = self._cp
+        p = self.current_player
         who = self._names[p]
         d = action.data
         if d == D_PICK:
@@ -946,7 +963,7 @@ class FaroState(State):
         check = ("the card shown at the start lies on the right pile, as it must [FA-1.4]" if r["check"] else
                  "the check failed")
         line = f"The pack is out: {check}; the stakes go back [FA-2.2]."
-        if self._cp == TERMINAL:
+        if self.current_player == TERMINAL:
             line += " " + self.result_text()
         return line
 
@@ -955,6 +972,7 @@ class FaroState(State):
         c = object.__new__(type(self))
         c.__dict__.update(self.__dict__)
         c.hands = [list(h) for h in self.hands]
+        c._picks = [list(h) for h in self._picks]
         c.ledger = self.ledger.copy()
         stakes = []
         mapping = {}

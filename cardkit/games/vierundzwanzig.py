@@ -18,7 +18,7 @@ trump is named, the rest is the stock (top first).
 """
 from __future__ import annotations
 
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 
 from .. import tricks
 from ..bots import Bot, RandomBot
@@ -55,14 +55,18 @@ BLIND_Q, TRUMP_Q, EXCHANGE, PLAY, REVERSE_Q, NEWTRUMP_Q = range(6)
 
 # one action object per card and choice, made once ------------------------------------------------------
 PLAY_A = {c: Action(c.text, c.label, c, "play") for c in CARDS}
-# the colour each play action counts as, per trump: the legal plays are worked out on a hand kept as actions
-# (cardkit.tricks takes any items with a colour map), with no mapping from cards to actions per decision
-SUIT_OF_ACTION = {t: {PLAY_A[c]: s for c, s in SUIT_OF[t].items()} for t in COLOURS}
+PLAY_OF = PLAY_A.__getitem__                  # card -> its play action (mapped over a hand)
+# per trump, per colour: whether a play action is of that colour (the 24 counts as the trump colour), as a
+# set's own test, so that following the led colour is one C-level filter over the hand's actions
+FOLLOWS = {t: {s: frozenset(PLAY_A[c] for c in CARDS if SUIT_OF[t][c] == s).__contains__ for s in COLOURS}
+           for t in COLOURS}
 # giving a card back in the exchange: its notation names the card's place in the hand as dealt (card 1 … 6,
 # in the order it came: the first three, then the second three), not the card — every seat sees that a player
 # gives back his 2nd card, none which card that is (the label, for the player himself, names it)
 DISCARD = {(i, c): Action(f"give back card {i + 1}", f"give back {c.label}", c, "discard")
            for i in range(HAND) for c in CARDS}
+# per place: card -> its action, so that a hand's actions are one map over the places and the hand
+DISCARD_AT = tuple({c: DISCARD[i, c] for c in CARDS} for i in range(HAND))
 DONE = [Action("keep", "keep your cards", data="done")] + \
     [Action(f"draw {k}", f"draw {plural(k, 'new card')}", data="done") for k in range(1, MAX_EXCHANGE + 1)]
 SIT_OUT = Action("sit out", "sit out this round", data="sit")
@@ -77,6 +81,9 @@ REV_NO = {False: Action("reverse: no", "no change: 11 stays high", data=False),
           True: Action("reverse: no", "no change: 1 high from the next trick", data=False)}
 NEW_TRUMP = {t: Action(f"new trump: {WORD[t]}", f"new trump {WORD[t]} from the next trick", data=t) for t in COLOURS}
 KEEP_TRUMP = Action("new trump: no", "keep the trump", data=None)
+# the legal choices of the questions, made once (copied when returned)
+ASK_TRUMP = [TRUMP_A[c] for c in COLOURS]
+ASK_NEW_TRUMP = {t: [KEEP_TRUMP] + [NEW_TRUMP[c] for c in COLOURS if c != t] for t in COLOURS}
 
 OPTIONS = (
     Option("players", 3, choices=(2, 3, 4, 5), rule="V24-2",
@@ -137,6 +144,14 @@ class VierundzwanzigGame(Game):
                 k += 1
             self._draws.append((i, k, prod))
             i = k
+        n = self.num_players
+        # per start player: each seat's first and second packet taken from the deal in one go (V24-3.2: three
+        # cards each from the start player on, then three more each), and the seats in turn
+        at = [[PACKET * ((p - s) % n) for p in range(n)] for s in range(n)]
+        self._packets = [(itemgetter(*(slice(i, i + PACKET) for i in a)),
+                          itemgetter(*(slice(PACKET * n + i, PACKET * n + i + PACKET) for i in a))) for a in at]
+        self._turn_from = [tuple((s + k) % n for k in range(n)) for s in range(n)]
+        self._left = tuple((p + 1) % n for p in range(n))     # each seat's left-hand neighbour
 
     def player_names(self) -> list[str]:
         return list(NAMES[self.num_players])
@@ -208,17 +223,20 @@ class VierundzwanzigState(State):
         self.start = 0
         self.rounds: list[dict] = []
         self.loser = None                   # V24-8.4: a blind caller without a trick loses the match
+        self.hands: list[list[Card]] = [[] for _ in range(n)]
+        self.second: list[list[Card]] = [[] for _ in range(n)]   # the second packets, before trump is named
+        self.stock: list[Card] = []         # the top of the stock is the END of the list
+        self.ex_order: tuple = ()           # the seats in turn from the start player
         self._new_round_fields()
         self.current_player = CHANCE
 
     def _new_round_fields(self) -> None:
+        """Everything of a round but the cards dealt (hands, second packets, stock: set by the deal)."""
         n = self.n
-        self.hands: list[list[Card]] = [[] for _ in range(n)]
-        self.second: list[list[Card]] = [[] for _ in range(n)]   # the second packets, before trump is named
-        self.stock: list[Card] = []         # the top of the stock is the END of the list
+        left = self.game._left              # each seat's left-hand neighbour (one item per seat)
         self.drawn_by: list[int] = []       # who drew each stock card, in order (resample)
-        self.discards: list[list[Card]] = [[] for _ in range(n)]
-        self.aside: list[list[Card]] = [[] for _ in range(n)]    # the hand of a player who sits out
+        self.discards: list[list[Card]] = [[] for _ in left]
+        self.aside: list[list[Card]] = [[] for _ in left]    # the hand of a player who sits out
         self.active = [True] * n
         self.picked = True                  # has the start player picked up his first cards? (V24-7)
         self.phase = BLIND_Q
@@ -227,10 +245,9 @@ class VierundzwanzigState(State):
         self.blind = False
         self.reversed = self.next_reversed = False
         self.suit_of = SUIT_OF["Y"]
-        self.suit_a = SUIT_OF_ACTION["Y"]
+        self.follows = FOLLOWS["Y"]
         self.power = POWER[False]
-        self.hand_acts: list[list] = [[] for _ in range(n)]   # in play: each hand as its play actions
-        self.ex_order: list[int] = []
+        self.hand_acts: list[list] = []     # in play: each hand as its play actions, in the hand's order
         self.ex_pos = 0
         self.ex_count = self.ex_max = 0
         self.ex_hand: tuple = ()
@@ -238,29 +255,28 @@ class VierundzwanzigState(State):
         self.ex_sit = False
         self.trick: list[tuple[int, Card]] = []
         self.trick_cards: list[Card] = []
-        self.led = None
+        self.led = None                     # the led colour (None while the trick is empty)
         self.leader = 0
         self.tricks = [0] * n
-        self.won: list[list[tuple]] = [[] for _ in range(n)]
+        self.won: list[list[tuple]] = [[] for _ in left]
         self.tricks_played = 0
         self.last_trick = None              # (trick, winner, trump then, reversed then)
-        self.nxt = [(p + 1) % n for p in range(n)]
+        self.nxt = list(left)               # the next seat in play (a player who sits out is passed)
         self.in_play = n
 
     # dealing (V24-3) -------------------------------------------------------------------------------------
     def _deal(self, deal: Deal) -> None:
         cards = deal.cards
-        n = self.n
+        g = self.game
         self.round_no += 1
         self._new_round_fields()
-        start = self.start = (self.dealer + 1) % n
-        k3 = PACKET * n
-        for k in range(n):
-            p = (start + k) % n
-            self.hands[p] = list(cards[PACKET * k:PACKET * k + PACKET])
-            self.second[p] = list(cards[k3 + PACKET * k:k3 + PACKET * k + PACKET])
-        self.stock = list(cards[2 * k3:])[::-1]
-        self.ex_order = [(start + k) % n for k in range(n)]
+        start = self.start = (self.dealer + 1) % self.n
+        first, second = g._packets[start]
+        cards = list(cards)
+        self.hands = list(first(cards))                   # in seat order, a list each (slices of a list)
+        self.second = list(second(cards))
+        self.stock = cards[:2 * PACKET * self.n - 1:-1]    # the rest, reversed: its top card last
+        self.ex_order = g._turn_from[start]
         if self._blind_allowed():
             self.picked = False
             self.phase = BLIND_Q
@@ -274,24 +290,29 @@ class VierundzwanzigState(State):
     # what may be done -------------------------------------------------------------------------------------
     def _legal(self) -> list:
         ph = self.phase
-        p = self.current_player
-        if ph == PLAY:
-            return tricks.playable(self.hand_acts[p], self.led if self.trick_cards else None, self.suit_a)
+        if ph == PLAY:                                    # V24-4.2: follow the led colour if you can
+            p = self.current_player
+            led = self.led
+            acts = self.hand_acts[p]
+            if led is not None:
+                same = list(filter(self.follows[led], acts))
+                if same:
+                    return same
+            return acts[:]
         if ph == EXCHANGE:
             k = self.ex_count
-            out = [SIT_OUT] if k == 0 and self.ex_sit else []
+            done = DONE[k]
+            sit = k == 0 and self.ex_sit
             if k < self.ex_max:
-                out += self.ex_acts
-            out.append(DONE[k])
-            return out
+                return [SIT_OUT, *self.ex_acts, done] if sit else [*self.ex_acts, done]
+            return [SIT_OUT, done] if sit else [done]
         if ph == REVERSE_Q:
             nr = self.next_reversed
             return [REV_YES[nr], REV_NO[nr]]
         if ph == NEWTRUMP_Q:
-            t = self.next_trump
-            return [KEEP_TRUMP] + [NEW_TRUMP[c] for c in COLOURS if c != t]
+            return ASK_NEW_TRUMP[self.next_trump][:]
         if ph == TRUMP_Q:
-            return [TRUMP_A[c] for c in COLOURS]
+            return ASK_TRUMP[:]
         return [LOOK, BLIND]                              # BLIND_Q
 
     def _max_exchange(self, p: int) -> int:
@@ -309,8 +330,26 @@ class VierundzwanzigState(State):
     # applying -------------------------------------------------------------------------------------------
     def _apply(self, action) -> None:
         ph = self.phase
-        if ph == PLAY:
-            self._play(action)
+        if ph == PLAY:                                    # a card to the trick: the hot path, inline
+            p = self.current_player
+            card = action.card
+            # the card's place found among the actions: comparing actions is cheap, comparing cards is not
+            # (Card orders itself with __lt__, which puts every == on Card through a Python-level slot)
+            acts = self.hand_acts[p]
+            i = acts.index(action)
+            del acts[i]
+            del self.hands[p][i]
+            self.trick.append((p, card))
+            tc = self.trick_cards
+            tc.append(card)
+            if self.led is None:
+                self.led = self.suit_of[card]
+            if card.value <= 2 and self._asks(card):
+                return
+            if len(tc) == self.in_play:
+                self._end_trick()
+            else:
+                self.current_player = self.nxt[p]
         elif ph == EXCHANGE:
             self._exchange(action)
         elif ph == REVERSE_Q:
@@ -334,7 +373,7 @@ class VierundzwanzigState(State):
         self.blind = blind
         self.picked = True
         self.suit_of = SUIT_OF[t]
-        self.suit_a = SUIT_OF_ACTION[t]
+        self.follows = FOLLOWS[t]
         hands = self.hands
         for p in range(self.n):                           # V24-3.2: three more cards each
             hands[p] += self.second[p]
@@ -351,22 +390,23 @@ class VierundzwanzigState(State):
             p = order[self.ex_pos]
             self.ex_count = 0
             self.ex_max = m = self._max_exchange(p)
-            self.ex_sit = sit = self._may_sit_out(p)
+            self.ex_sit = sit = self._sit and self._may_sit_out(p)
             if m > 0 or sit:
                 self.current_player = p
                 self.ex_hand = h = tuple(self.hands[p])   # as dealt: the places "card 1" … "card 6"
-                self.ex_acts = [DISCARD[i, c] for i, c in enumerate(h)]
+                self.ex_acts = list(map(dict.__getitem__, DISCARD_AT, h))
                 return
             self.ex_pos += 1
         # the exchange is over: the players in play, and the start player leads (V24-4.1)
         act = self.active
         n = self.n
-        for p in range(n):
-            q = (p + 1) % n
-            while not act[q]:
-                q = (q + 1) % n
-            self.nxt[p] = q
-        self.hand_acts = [[PLAY_A[c] for c in h] for h in self.hands]
+        if self.in_play < n:
+            for p in range(n):
+                q = (p + 1) % n
+                while not act[q]:
+                    q = (q + 1) % n
+                self.nxt[p] = q
+        self.hand_acts = [list(map(PLAY_OF, h)) for h in self.hands]
         self.phase = PLAY
         self.leader = self.current_player = self.start
 
@@ -374,8 +414,9 @@ class VierundzwanzigState(State):
         p = self.current_player
         kind = action.data
         if kind == "discard":
-            self.hands[p].remove(action.card)
-            self.ex_acts.remove(action)
+            i = self.ex_acts.index(action)               # ex_acts: the hand in order (see _apply)
+            del self.ex_acts[i]
+            del self.hands[p][i]
             self.discards[p].append(action.card)
             self.ex_count += 1
             if self.ex_count < self.ex_max:
@@ -395,28 +436,15 @@ class VierundzwanzigState(State):
         self.ex_pos += 1
         self._next_exchanger()
 
-    def _play(self, action) -> None:
-        p = self.current_player
-        card = action.card
-        self.hands[p].remove(card)
-        self.hand_acts[p].remove(action)
-        self.trick.append((p, card))
-        tc = self.trick_cards
-        tc.append(card)
-        if len(tc) == 1:
-            self.led = self.suit_of[card]
-        v = card.value
-        if v <= 2:
-            if v == 1 and self.tricks_played < TRICKS - 1:
-                self.phase = REVERSE_Q                    # V24-6.1: its player decides at once
-                return
-            if v == 2 and self._twos and not self.blind:
-                self.phase = NEWTRUMP_Q                   # V24-9.1
-                return
-        if len(tc) == self.in_play:
-            self._end_trick()
-        else:
-            self.current_player = self.nxt[p]
+    def _asks(self, card) -> bool:
+        """Whether the 1 or 2 just played asks its player a question at once (if so, the phase asks it)."""
+        if card.value == 1 and self.tricks_played < TRICKS - 1:
+            self.phase = REVERSE_Q                        # V24-6.1: its player decides at once
+            return True
+        if card.value == 2 and self._twos and not self.blind:
+            self.phase = NEWTRUMP_Q                       # V24-9.1
+            return True
+        return False
 
     def _after_card(self) -> None:
         if len(self.trick_cards) == self.in_play:
@@ -426,25 +454,26 @@ class VierundzwanzigState(State):
             self.current_player = self.nxt[self.current_player]
 
     def _end_trick(self) -> None:
-        tc = self.trick_cards
         trick = self.trick
-        w = trick[tricks.winner(tc, self.suit_of, self.power, self.trump)][0]
+        trump, rev = self.trump, self.reversed
+        w = trick[tricks.winner(self.trick_cards, self.suit_of, self.power, trump)][0]
         self.tricks[w] += 1
         t = tuple(trick)
         self.won[w].append(t)
-        self.last_trick = (t, w, self.trump, self.reversed)
+        self.last_trick = (t, w, trump, rev)
         self.trick = []
         self.trick_cards = []
-        self.tricks_played += 1
+        self.led = None
+        played = self.tricks_played = self.tricks_played + 1
         # changes of trump (V24-9.1) and of the order (V24-6.2) take effect now, from the next trick
-        if self.next_trump != self.trump:
+        if self.next_trump != trump:
             self.trump = self.next_trump
             self.suit_of = SUIT_OF[self.trump]
-            self.suit_a = SUIT_OF_ACTION[self.trump]
-        if self.next_reversed != self.reversed:
+            self.follows = FOLLOWS[self.trump]
+        if self.next_reversed != rev:
             self.reversed = self.next_reversed
             self.power = POWER[self.reversed]
-        if self.tricks_played == TRICKS:
+        if played == TRICKS:
             self._end_round()
             return
         self.phase = PLAY

@@ -20,6 +20,8 @@ in `_apply` (narration is `describe`, on demand).
 """
 from __future__ import annotations
 
+from operator import attrgetter
+
 from ..bots import Bot, RandomBot
 from ..cards import FRENCH52, Card
 from ..errors import CardError, CardkitError, IllegalActionError
@@ -41,9 +43,11 @@ RANK_WORD = {"A": "Ace", "K": "King", "Q": "Queen", "J": "Jack"}
 CARDS = FRENCH52.cards
 FULL = frozenset(CARDS)
 PLAY = {c: Action(c.text, c.label, c) for c in CARDS}      # one action object per card
+CARD_OF = attrgetter("card")
 SUIT_OF = {c: c.suit for c in CARDS}                        # WH-1.2: four suits, no suit ranks another
 POWER = {c: c.value for c in CARDS}                         # WH-1.2: 2 … 10, J, Q, K, A (Aces high)
 HONOURS = frozenset(("A", "K", "Q", "J"))                   # WH-5.6.2
+HONOUR_CARDS = {s: frozenset(c for c in CARDS if c.suit == s and c.rank in HONOURS) for s in SUITS}
 REDEAL = Action("redeal", "demand a redeal", data="redeal")
 PLAY_ON = Action("play on", "play on", data="play on")
 NONE = Action("none", "having none", data="none")
@@ -77,29 +81,28 @@ OPTIONS = (
 # the draw for the first dealer, 64 bits at a time: the Fisher-Yates positions of a 52-card shuffle grouped
 # so that the product of each group's sizes fits below 2**64 (each group is one uniform draw, decoded in
 # mixed radix: exactly uniform, a few times faster than one draw per position)
-_GROUPS: list = []
+_GROUPS: list = []                 # (product, ((position, its range), …))
 _i = 51
 while _i > 0:
-    _prod, _sizes = 1, []
+    _prod, _steps = 1, []
     while _i > 0 and _prod * (_i + 1) < 1 << 64:
         _prod *= _i + 1
-        _sizes.append(_i + 1)
+        _steps.append((_i, _i + 1))
         _i -= 1
-    _GROUPS.append((_prod, tuple(_sizes)))
-del _i, _prod, _sizes
+    _GROUPS.append((_prod, tuple(_steps)))
+del _i, _prod, _steps
 
 
 def shuffled_pack(rng: Rng) -> list:
     """A uniformly shuffled 52-card pack drawn from `rng` (Fisher-Yates, its positions drawn in groups)."""
     items = list(CARDS)
-    i = 51
     below = rng.below
-    for prod, sizes in _GROUPS:
+    for prod, steps in _GROUPS:
         x = below(prod)
-        for size in sizes:
-            x, j = divmod(x, size)
+        for i, size in steps:
+            j = x % size
+            x //= size
             items[i], items[j] = items[j], items[i]
-            i -= 1
     return items
 
 
@@ -292,11 +295,18 @@ class WhistState(State):
         self.hands_dealt += 1
         d = self._deal_dealer = self.dealer
         hands = self._suits = [{"C": [], "S": [], "H": [], "D": []} for _ in range(4)]
+        t = cards[51]                            # WH-2.2: the last card is turned up
+        if self._classic:                        # WH-5.6.2: the trump honours dealt to each side
+            honours = HONOUR_CARDS[t.suit]
+            hon = [0, 0]
+            hon[d & 1] += t in honours           # the turned card is the dealer's
         for q in range(4):                       # WH-2.1: one at a time from the dealer's left
             h = hands[q]
-            for c in cards[(q - d - 1) & 3:51:4]:
+            dealt = cards[(q - d - 1) & 3:51:4]
+            for c in dealt:
                 h[c.suit].append(PLAY[c])
-        t = cards[51]                            # WH-2.2: the last card is turned up
+            if self._classic:
+                hon[q & 1] += len(honours.intersection(dealt))
         self.turned, self.trump = t, t.suit
         self.turned_on_table, self._pickup = True, d
         self.faceup = [set(), set(), set(), set()]
@@ -306,10 +316,6 @@ class WhistState(State):
         self.current_player = self.leader
         self._phase = PLAYING
         if self._classic:
-            hon = [0, 0]
-            for i, c in enumerate(cards[:52]):
-                if c.suit == t.suit and c.rank in HONOURS:
-                    hon[(d + 1 + i) & 1] += 1
             self.honours = hon
         if not self._strict:
             self.revokes, self.corrections, self.answers, self._claims = [], [], [], []
@@ -331,7 +337,7 @@ class WhistState(State):
         h = self._suits[self.current_player]
         if self.trick and self._strict:          # WH-4.2: follow suit, else any card
             return playable_grouped(h, self.led)
-        return h["C"] + h["S"] + h["H"] + h["D"]
+        return [*h["C"], *h["S"], *h["H"], *h["D"]]
 
     def _legal_question(self) -> list:
         ph = self._phase
@@ -391,7 +397,7 @@ class WhistState(State):
         self.trick = []
         self.led = None
         self.leader = self.current_player = w               # WH-4.1: the winner leads the next trick
-        if not self._strict and self._find_claims():
+        if self.revokes and self._find_claims():            # revokes are made only as at the table
             return
         if len(self.done) == TRICKS:
             self._end_hand("played")
@@ -404,11 +410,12 @@ class WhistState(State):
             self._phase = PLAYING
             n = len(self.done) + 1
             if a is NONE or a.card is None:
-                held = self._suits[p][self.led]
-                self.answers.append((p, n, self.led))
+                led = self.led
+                held = self._suits[p][led]
+                self.answers.append((p, n, led))
                 if held:                         # WH-4.4: a revoke, known to nobody but its player
-                    self.revokes.append({"seat": p, "trick": n, "suit": self.led, "card": self.trick[-1],
-                                         "held": frozenset(x.card for x in held), "state": "hidden"})
+                    self.revokes.append({"seat": p, "trick": n, "suit": led, "card": self.trick[-1],
+                                         "held": frozenset(map(CARD_OF, held)), "state": "hidden"})
             else:                                # WH-4.5: corrected; the card taken back stays face up
                 wrong = self.trick[-1]
                 self._suits[p][wrong.suit].append(PLAY[wrong])
@@ -456,16 +463,16 @@ class WhistState(State):
     def _find_claims(self) -> bool:
         """WH-4.6: after a trick, the revokes the cards have now shown (a card of the suit denied played or
         face up) are offered to the revoker's left-hand opponent. True if a claim is asked."""
-        hidden = [r for r in self.revokes if r["state"] == "hidden"]
-        if not hidden:
-            return False
-        played = self._played()
-        for r in hidden:
-            fu = self.faceup[r["seat"]]
-            if any(c in played or c in fu for c in r["held"]):
-                r["state"] = "shown"
-                r["shown_at"] = len(self.done)
-                self._claims.append(r)
+        # a card the revoker held of the suit shows once played: as the revoke was still hidden after the
+        # tricks before, only the trick just taken can hold one (the cards held were in his hand, unplayed)
+        last = self.done[-1][1]
+        for r in self.revokes:
+            if r["state"] == "hidden":
+                held = r["held"]
+                if not held.isdisjoint(last) or not held.isdisjoint(self.faceup[r["seat"]]):
+                    r["state"] = "shown"
+                    r["shown_at"] = len(self.done)
+                    self._claims.append(r)
         if not self._claims:
             return False
         self._phase = CLAIMING
