@@ -336,7 +336,7 @@ def test_the_limit_a_card():
 
 
 # --- FA-5 odds ---------------------------------------------------------------------------------------
-from cardkit.games.faro import showing_counts, showing_odds, turn_counts, turn_odds  # noqa: E402
+from cardkit.games.faro import showing_counts, showing_odds, strategy_table, turn_counts, turn_odds  # noqa: E402
 
 
 def brute_showing(live, u):
@@ -484,7 +484,8 @@ def test_the_strategy_table_from_the_exact_odds():
     assert t.headers[0] == "left in the pack" and len(t.rows) == 7
     # a case card with one live card left: the last card is alone on the left (source: it loses)
     assert t.rows[-1][1] == "-1 (-1.000)"
-    assert game(winning_pile="historical").rule_tables()["strategy"].rows[-1][1] == "+1 (+1.000)"
+    # ... and under the historical reading too: the lone last live card is the bank's hocly (FA-2, FA-1.5)
+    assert game(winning_pile="historical").rule_tables()["strategy"].rows[-1][1] == "-1 (-1.000)"
     # 103 live cards, a case card: 52 odd places (left) of 103, 51 even (right)
     assert t.rows[0][1] == "-1/103 (-0.010)"
     # with doublets nothing paid, two cards left can be better than under half
@@ -609,3 +610,30 @@ def test_games_by_the_bots_end_with_a_balanced_ledger():
             s = g.new_state(seed=seed)
             play_out(s, {p: g.bots()[bot](seed * 10 + p) for p in range(4)})
             assert s.is_terminal() and s.ledger.total() == 0 and s.ledger.balance(TABLE) == 0
+
+
+def last_live(g, rank_card="7D", bottom="KC"):
+    """A deal whose 103rd card (the last live one, on the left in the last turn) is `rank_card`."""
+    cards = g.stack([], bottom=bottom).split()[1:]
+    j = max(k for k, c in enumerate(cards[:-1]) if c == rank_card)
+    card = cards.pop(j)
+    cards.insert(len(cards) - 1, card)
+    return g.new_state(deal="deal: " + " ".join(cards))
+
+
+@covers("FA-2")
+def test_the_last_live_card_is_the_banks_hocly_under_both_readings():
+    for reading in ("source", "historical"):
+        g = load_game("faro", winning_pile=reading, deals=1)
+        s = last_live(g)
+        for a in ("7S", "stake 1", "done", "show"):
+            s.apply(a)
+        while len(s.hands[1]) > 2:
+            s.apply("turn" if s.current_player == 1 else "lappe")
+        bank = s.ledger.balance("Bank")
+        s.apply("turn")                                   # the last turn: a 7 on the left, the dead King right
+        assert s.ledger.balance("Bank") == bank + 1, reading      # the stake on the 7 goes to the bank
+    # and the odds agree: a case card with 1 live card left is a sure loss under both readings
+    for reading in ("source", "historical"):
+        t = strategy_table({"winning_pile": reading, "doublets": "half"})
+        assert t.rows[-1][1].startswith("-1 "), (reading, t.rows[-1])

@@ -82,13 +82,14 @@ def check_turn_payments(s, before_entries: int) -> None:
                 want.append((TABLE, "Bank", h))
     got = [(e[1], e[2], e[3]) for e in new if e[5] in ("FA-2", "FA-4.1")]
     assert got == want
-    # which pile: a single card on the winning pile wins
+    # which pile: a single card on the winning pile wins; the lone live card of the last turn is the
+    # bank's under both readings (FA-2, FA-1.5)
     right_wins = s.game.options["winning_pile"] == "source"
     for seat, card, outcome, amount in settled or ():
         if a.rank == card.rank and not last and b.rank == card.rank:
             assert outcome == DOUBLET
         elif a.rank == card.rank:
-            assert outcome == (LOSS if right_wins else WIN)
+            assert outcome == (LOSS if right_wins or last else WIN)
         else:
             assert outcome == (WIN if right_wins else LOSS)
 

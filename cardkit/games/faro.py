@@ -182,10 +182,26 @@ def turn_odds(n: int, u: int, bottom_known: bool = True) -> tuple:
     return _mix(turn_counts, n, u, bottom_known)
 
 
-def win_lose(odds: tuple, reading: str) -> tuple:
-    """(win, lose, doublet, nothing) from (left, right, doublet, never) under a reading of FA-2."""
+def hocly_odds(n: int, u: int, bottom_known: bool = True, turn: bool = False) -> Fraction:
+    """The part of `left` (in `showing_odds` or, with `turn`, `turn_odds`) where the rank shows as the lone
+    last live card, the hocly, which is the bank's under either reading (FA-2, FA-1.5)."""
+    def alone(live: int, uu: int) -> Fraction:
+        if turn:
+            return Fraction(uu) if live == 1 else Fraction(0)
+        return Fraction(1, live) if uu == 1 and live % 2 == 1 else Fraction(0)
+    if bottom_known:
+        return alone(n - 1, u)
+    if n <= 0:
+        return Fraction(0)
+    return sum((w * alone(n - 1, uu) for w, uu in ((Fraction(u, n), u - 1), (Fraction(n - u, n), u)) if w),
+               Fraction(0))
+
+
+def win_lose(odds: tuple, reading: str, hocly: Fraction = Fraction(0)) -> tuple:
+    """(win, lose, doublet, nothing) from (left, right, doublet, never) under a reading of FA-2; `hocly` (a part
+    of `left`, see `hocly_odds`) loses under both readings."""
     left, right, dbl, never = odds
-    return (right, left, dbl, never) if reading == "source" else (left, right, dbl, never)
+    return (right, left, dbl, never) if reading == "source" else (left - hocly, right + hocly, dbl, never)
 
 
 def expected(stake: int, wl: tuple, doublets: str) -> Fraction:
@@ -454,8 +470,8 @@ class FaroState(State):
                 self._settle(ra, DOUBLET, settled)
             else:
                 right = self._right
-                if stakes[ra]:
-                    self._settle(ra, LOSS if right else WIN, settled)
+                if stakes[ra]:                      # FA-2: the last live card (the hocly) is the bank's
+                    self._settle(ra, LOSS if right or last else WIN, settled)
                 if rb >= 0 and stakes[rb]:
                     self._settle(rb, WIN if right else LOSS, settled)
         self.last_turn = (a, b, last, settled)
@@ -704,7 +720,8 @@ class FaroState(State):
         u = self.live_count(r)
         known = self.bottom_shown
         reading = "source" if self._right else "historical"
-        return (win_lose(turn_odds(n, u, known), reading), win_lose(showing_odds(n, u, known), reading))
+        return (win_lose(turn_odds(n, u, known), reading, hocly_odds(n, u, known, turn=True)),
+                win_lose(showing_odds(n, u, known), reading, hocly_odds(n, u, known)))
 
     def advice(self, player: int) -> list:
         self._check_seat(player)
@@ -1024,9 +1041,10 @@ def strategy_table(opts: dict) -> Table:
             if u > live:
                 row.append("—")
                 continue
-            wl = win_lose(showing_odds(live + 1, u, True), reading)
+            wl = win_lose(showing_odds(live + 1, u, True), reading, hocly_odds(live + 1, u, True))
             row.append(fraction_text(expected(2, wl, dbl) / 2))
-        best = max((expected(2, win_lose(showing_odds(live + 1, u, True), reading), dbl), u)
+        best = max((expected(2, win_lose(showing_odds(live + 1, u, True), reading, hocly_odds(live + 1, u, True)),
+                             dbl), u)
                    for u in STRATEGY_COPIES if u <= live)
         row.append("a case card (1 left)" if best[1] == 1 else f"{best[1]} left")
         rows.append(row)
