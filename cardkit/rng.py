@@ -41,10 +41,22 @@ class Rng:
         return seq[self.below(len(seq))]
 
     def shuffle(self, items: list) -> list:
-        """Fisher-Yates in place; returns the list."""
+        """Fisher-Yates in place; returns the list. The same draws as ``below(i + 1)`` for i from the top
+        down, inlined (a deal shuffles at every hand)."""
+        s = self._s
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = _MASK - (_MASK + 1) % n
+            while True:
+                s = (s + 0x9E3779B97F4A7C15) & _MASK
+                z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+                z ^= z >> 31
+                if z <= limit:
+                    break
+            j = z % n
             items[i], items[j] = items[j], items[i]
+        self._s = s
         return items
 
     def getstate(self) -> int:
