@@ -78,13 +78,32 @@ class Action:
 
 
 class Deal:
-    """The chance action: the order of the shuffled cards, top first."""
-    __slots__ = ("cards",)
+    """The chance action: the order of the shuffled cards, top first (``cards``).
+
+    A game whose shuffle is a number (``code``: which of the orders of its pack) may make the deal with
+    ``Deal.coded``: its cards are then worked out from the number only when first read, and the game may
+    read the number instead. Vingt-et-un does, since a coup uses about nine of the 32 cards it shuffles."""
+    __slots__ = ("cards", "code", "_decode")
     label = "deal"
     card = None
 
     def __init__(self, cards):
         self.cards = tuple(cards)
+        self.code = None
+
+    @classmethod
+    def coded(cls, code: int, decode) -> "Deal":
+        """The deal numbered `code`; `decode(code)` gives its cards, top first."""
+        d = cls.__new__(cls)
+        d.code, d._decode = code, decode
+        return d
+
+    def __getattr__(self, name):
+        # reached only for a slot not yet set: a coded deal's cards, worked out on first reading
+        if name == "cards" and self.code is not None:
+            self.cards = cards = tuple(self._decode(self.code))
+            return cards
+        raise AttributeError(f"'Deal' object has no attribute {name!r}")
 
     @property
     def text(self) -> str:
@@ -110,6 +129,7 @@ class Game:
     option_specs: ClassVar[tuple[Option, ...]] = ()
     State: ClassVar[type]
     summary: ClassVar[str] = ""
+    _deal_want = None       # what `State._check_deal` compares a deal with, made on first use
 
     def __init__(self, **options):
         self.options = resolve(self.option_specs, options, self.name)
@@ -257,24 +277,20 @@ class State:
         legal = self._legal_cache
         if legal is None:
             legal = self.legal_actions()
-        if action.__class__ is str or action not in legal:
-            if action.__class__ is Deal and self.is_chance():
-                self._check_deal(action)
-                self._deal(action)
-            else:
+        if action not in legal:                # (a text or a Deal is never among the legal actions)
+            if action.__class__ is not Deal or not self.is_chance():
                 action = self.parse_action(action)
-                if action.__class__ is Deal:
-                    self._check_deal(action)
-                    self._deal(action)
-                else:
-                    self._apply(action)
+            if action.__class__ is Deal:
+                self._check_deal(action)
+                legal = self._deal(action)
+            else:
+                legal = self._apply(action)
         else:
-            self._apply(action)
+            legal = self._apply(action)
         self.history.append(action)
-        self._legal_cache = None
-        if self._rng is not None or self._stacked:
-            if self.current_player == CHANCE:
-                self._auto_deal()
+        self._legal_cache = legal          # the new position's legal actions if the hook gave them, else None
+        if self.current_player == CHANCE and (self._rng is not None or self._stacked):
+            self._auto_deal()
         return self
 
     def deal(self, cards=None, seed: int | None = None) -> "State":
@@ -531,10 +547,13 @@ class State:
     def _legal(self) -> list:
         raise NotImplementedError
 
-    def _apply(self, action) -> None:
+    def _apply(self, action) -> list | None:
+        """Make the move. It may return the new position's legal actions (a fresh list), when it knows them
+        at little cost, to spare ``legal_actions`` working them out; None lets ``_legal`` do it."""
         raise NotImplementedError
 
-    def _deal(self, deal: Deal) -> None:
+    def _deal(self, deal: Deal) -> list | None:
+        """Deal the cards (like ``_apply``, it may return the new position's legal actions)."""
         raise NotImplementedError
 
     def _illegal(self, text: str) -> IllegalActionError:
@@ -546,7 +565,7 @@ class State:
         are kept once per Game as a set (or, with two packs, as the sorted identities of the cards, which
         are interned)."""
         g = self.game
-        want = g.__dict__.get("_deal_want")
+        want = g._deal_want
         if want is None:
             full = g.full_deck()
             unique = len(set(full)) == len(full)
@@ -572,16 +591,23 @@ class State:
         return [p for p in range(len(s)) if s[p] == best]
 
     def _auto_deal(self) -> None:
-        while self.current_player == CHANCE and (self._stacked or self._rng is not None):
-            n = sum(1 for a in self.history if a.__class__ is Deal) if self._stacked else 0
-            if n < len(self._stacked):
-                d = self._stacked[n]
-            elif self._rng is None:
-                return
+        """Deal while a deal is due: the next stacked deal (checked when the state was made, and again here),
+        else one the game shuffles from its seeded RNG. That one is a permutation of the game's cards by
+        construction (tests/test_deals.py checks every game's ``random_deal``), so it is not checked again:
+        at one deal per coup, the check would be a good part of a short coup's cost."""
+        history = self.history
+        while self.current_player == CHANCE:
+            stacked = self._stacked
+            n = sum(1 for a in history if a.__class__ is Deal) if stacked else 0
+            if n < len(stacked):
+                d = stacked[n]
+                self._check_deal(d)
             else:
-                self._rng_log.append((len(self.history), self._rng.getstate()))
-                d = self.game.random_deal(self._rng)
-            self._check_deal(d)
-            self._deal(d)
-            self.history.append(d)
-            self._legal_cache = None
+                rng = self._rng
+                if rng is None:
+                    return
+                self._rng_log.append((len(history), rng.getstate()))
+                d = self.game.random_deal(rng)
+            legal = self._deal(d)
+            history.append(d)
+            self._legal_cache = legal

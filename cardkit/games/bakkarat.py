@@ -29,6 +29,7 @@ from ..options import Option
 from ..rng import Rng
 from ..rules import Table
 from ..view import Odds, Pile, Seat, View, plural
+from ._posting import post
 
 NAMES = ["South", "West", "East"]
 PARTNERS = [f"{n}'s partner" for n in NAMES]
@@ -191,23 +192,28 @@ class Bakkarat(Game):
         return {"random": RandomBot, "careful": CarefulBot, "rule-based": RuleBot}
 
 
+SEAT = {n: p for p, n in enumerate(NAMES)}
+
+
 class BakkaratState(State):
+    """A sitting. The play keeps only what decides it: the pack, the hands, the stakes. The money (``ledger``,
+    ``results``, ``scores``) is worked out from the coups played (``_coups``) when it is looked at: the entries
+    of a coup follow from its hands and stakes by the rules (BA-3, BA-3.3, BA-4.1), in the order they were
+    made."""
+    current_player = CHANCE                 # an attribute the play sets, not the base class's property
+
     # set up --------------------------------------------------------------------------------------
     def _start(self) -> None:
-        g = self.game
-        self._fin3 = g.fin3
         self.banker = FIRST_BANK
         self.left = (FIRST_BANK + 1) % 3
         self.right = (FIRST_BANK + 2) % 3
         self.pack: list[Card] = []          # the top of the pack is the END of the list
         self.shuffle: tuple = ()            # the cards of the latest Deal
         self.hands: list[list[Card]] = [[], [], []]
-        self.looked = False                 # the players have looked at their cards (BA-1.4)
         self.phase = STAKE
         self.stakes = [0, 0, 0]             # each player's own stake this coup
         self.pstakes = [0, 0, 0]            # his partner's stake beside it (BA-3.3)
         self.bank_partner = False           # the bank shares the bank with its partner this coup
-        self.drew = [False, False, False]
         self.coup = 0                       # coups dealt in the sitting
         self.pack_no = 0
         self.packs_done = 0
@@ -215,77 +221,186 @@ class BakkaratState(State):
         self.lapsed = False                 # this coup was given up (BA-4.1) after a "Bak!"
         self.auto_draw = None               # BA-2.2 "five": what the bank did by its rule (card or False)
         self.laid: list = []                # (seat, hand) laid aside face up since the shuffle, in order
-        self.got: dict = {}                 # card -> seat it went to since the shuffle (resample)
-        self.ledger = Ledger(NAMES + PARTNERS)
-        self.start_bal = (0, 0, 0)
-        self.results: list = []             # per coup: (coup, bank, counts, sizes, deltas, baks, how)
-        self.last = None                    # the last showdown: (coup, bank, hands, counts, outcomes)
-        self._cp = self.current_player = CHANCE
-
-    current_player = CHANCE                 # an attribute (set with _cp), not the base class's property
+        # per coup: (coup, bank, hands at the showdown or None if not played (BA-4.1), stakes, partners'
+        # stakes, bank shared, "Bak!"s)
+        self._coups: list = []
+        self._ledger = Ledger(NAMES + PARTNERS)   # `ledger`, posted up to `_posted`: (coups, entries of the next)
+        self._posted = (0, 0)
+        self.current_player = CHANCE
 
     @property
     def hands_dealt(self) -> int:
         """Coups dealt so far in the sitting (``cardkit bench`` counts them)."""
         return self.coup
 
+    @property
+    def looked(self) -> bool:
+        """The players have looked at their cards (BA-1.4): the stakes are closed."""
+        return self.phase == DRAW
+
+    @property
+    def drew(self) -> list[bool]:
+        """Who has had a third card this coup."""
+        return [len(h) == 3 for h in self.hands]
+
+    @property
+    def got(self) -> dict:
+        """card -> the seat it went to since the shuffle (resample): every card given is in a hand or has
+        been laid aside."""
+        got = {c: p for p, h in self.laid for c in h}
+        got.update((c, p) for p, h in enumerate(self.hands) for c in h)
+        return got
+
+    # the money and the coups played, worked out when looked at ----------------------------------------
+    def _showdown(self, coup: tuple) -> tuple:
+        """The counts of a coup played (BA-1, BA-1.1, BA-1.3) and each player's outcome against the bank:
+        1 wins, -1 loses, 0 an equal count (BA-3.1)."""
+        _, b, hands, _, _, _, _ = coup
+        fin3 = self.game.fin3
+        counts = [fin3[VALUE[h[0]] + VALUE[h[1]] + VALUE[h[2]]] if len(h) == 3 else RED[VALUE[h[0]] + VALUE[h[1]]]
+                  for h in hands]
+        cb = counts[b]
+        tie_bank = self.game.tie_bank
+        outcomes = [0, 0, 0]
+        for p in ((b + 1) % 3, (b + 2) % 3):
+            outcomes[p] = 1 if counts[p] > cb else -1 if counts[p] < cb or tie_bank else 0
+        return counts, outcomes
+
+    def _entries(self, coup: tuple, settled: bool) -> list:
+        """The ledger entries of a coup, in the order they were made: the stakes (BA-3.2, BA-3.3), then, once
+        the coup is `settled`, every stake back if it was not played (BA-4.1), else the showdown (BA-3)."""
+        c, b, hands, stakes, pstakes, share, _ = coup
+        players = ((b + 1) % 3, (b + 2) % 3)
+        out = []
+        for p in players:
+            if stakes[p]:
+                out.append((NAMES[p], TABLE, stakes[p], "stake", "BA-3.2", c))
+            if pstakes[p]:
+                out.append((PARTNERS[p], TABLE, pstakes[p], "partner's stake", "BA-3.3", c))
+        if not settled:
+            return out
+        if hands is None:
+            for p in players:
+                if stakes[p]:
+                    out.append((TABLE, NAMES[p], stakes[p], "stake back: coup not played", "BA-4.1", c))
+                if pstakes[p]:
+                    out.append((TABLE, PARTNERS[p], pstakes[p], "stake back: coup not played", "BA-4.1", c))
+            return out
+        outcomes = self._showdown(coup)[1]
+        bank, bpart = NAMES[b], PARTNERS[b]
+        for p in players:
+            o = outcomes[p]
+            for who, n in ((NAMES[p], stakes[p]), (PARTNERS[p], pstakes[p])):   # the partner's stake beside
+                if not n:                                                       # it (BA-3.3)
+                    break
+                if o > 0:                          # the stake back, and the bank pays as much
+                    out.append((TABLE, who, n, "stake back", "BA-3", c))
+                    if share and n > 1:
+                        h = n // 2
+                        out.append((bank, who, n - h, "the bank pays", "BA-3", c))
+                        out.append((bpart, who, h, "the bank's partner pays half", "BA-3.3", c))
+                    else:
+                        out.append((bank, who, n, "the bank pays", "BA-3", c))
+                elif o < 0:                        # the bank takes the stake
+                    if share and n > 1:
+                        h = n // 2
+                        out.append((TABLE, bank, n - h, "the bank takes the stake", "BA-3", c))
+                        out.append((TABLE, bpart, h, "the bank's partner takes half", "BA-3.3", c))
+                    else:
+                        out.append((TABLE, bank, n, "the bank takes the stake", "BA-3", c))
+                else:                              # BA-3.1: an equal count, the stake goes back
+                    out.append((TABLE, who, n, "equal count: stake back", "BA-3.1", c))
+        return out
+
+    @property
+    def ledger(self) -> Ledger:
+        """The sitting's money in units (BA-3): every coup's entries, posted when the ledger is read
+        (`_posting.post`), those of the coup in play as far as it has gone."""
+        current = None
+        if self.current_player >= 0:
+            current = (self.coup, self.banker, None, self.stakes, self.pstakes, None, 0)
+        self._posted = post(self._ledger, self._posted, self._coups, self._entries, current)
+        return self._ledger
+
+    @property
+    def results(self) -> list:
+        """Per coup: (coup, bank, counts, hand sizes, each player's units won or lost, "Bak!"s, "played" or
+        "lapsed"). The units are counted from the ledger's entries, each tagged with its coup."""
+        won: dict = {}
+        for coup, payer, payee, amount, _, _ in self.ledger.entries:
+            if payer in SEAT or payee in SEAT:
+                d = won.setdefault(coup, [0, 0, 0])
+                if payer in SEAT:
+                    d[SEAT[payer]] -= amount
+                if payee in SEAT:
+                    d[SEAT[payee]] += amount
+        out = []
+        for coup in self._coups:
+            c, b, hands, _, _, _, baks = coup
+            if hands is None:
+                out.append((c, b, None, None, (0, 0, 0), baks, "lapsed"))
+            else:
+                out.append((c, b, tuple(self._showdown(coup)[0]), tuple(len(h) for h in hands),
+                            tuple(won.get(c, (0, 0, 0))), baks, "played"))
+        return out
+
+    @property
+    def last(self):
+        """The last showdown: (coup, bank, hands, counts, outcomes, (stakes, partners' stakes, bank shared))."""
+        for coup in reversed(self._coups):
+            c, b, hands, stakes, pstakes, share, _ = coup
+            if hands is not None:
+                return (c, b, hands, *self._showdown(coup), (stakes, pstakes, share))
+        return None
+
     # dealing -------------------------------------------------------------------------------------
-    def _deal(self, deal: Deal) -> None:
+    # The hooks return the next position's legal actions when it is a player's (as `_legal` gives them).
+    def _deal(self, deal: Deal) -> list | None:
         """A new shuffle (BA-1.4, BA-4): the whole pack; the coups are dealt from it."""
         cards = deal.cards
         self.shuffle = cards
         self.pack = list(cards[::-1])
         self.pack_no += 1
         self.laid = []
-        self.got = {}
-        self._begin_coup()
+        return self._begin_coup()
 
     def _give(self) -> None:
         """BA-1.4: two cards at once to each, from the bank's left, the bank last; face down."""
         t = self.pack
-        got = self.got
         hands = self.hands
         for p in (self.left, self.right, self.banker):
-            a = t.pop()
-            b = t.pop()
-            hands[p] = [a, b]
-            got[a] = p
-            got[b] = p
+            hands[p] = [t.pop(), t.pop()]
 
-    def _begin_coup(self) -> None:
+    def _begin_coup(self) -> list | None:
         if len(self.pack) < FULL:                     # BA-4.1: the pack is used up
             self._pass_bank()
-            return
+            return None
         self.coup += 1
         self.baks = []
         self.lapsed = False
         self.auto_draw = None
-        self.looked = False
         self.stakes = [0, 0, 0]
         self.pstakes = [0, 0, 0]
         self.bank_partner = False
-        self.drew = [False, False, False]
-        b = self.ledger.balances
-        self.start_bal = (b["South"], b["West"], b["East"])
         self._give()
         self.phase = STAKE
-        self._cp = self.current_player = self.left
+        self.current_player = self.left
+        return [*self.game.stake_actions]
 
     def _pass_bank(self) -> None:
         """BA-4: the bank passes to the left neighbour, who shuffles; BA-4.3: the sitting may be over."""
         self.hands = [[], [], []]
         self.stakes = [0, 0, 0]
         self.pstakes = [0, 0, 0]
-        self.drew = [False, False, False]
         self.packs_done += 1
         if self.packs_done >= self.game.packs:
-            self._cp = self.current_player = TERMINAL
+            self.current_player = TERMINAL
             return
         b = (self.banker + 1) % 3
         self.banker = b
         self.left = (b + 1) % 3
         self.right = (b + 2) % 3
-        self._cp = self.current_player = CHANCE
+        self.current_player = CHANCE
 
     # the protocol --------------------------------------------------------------------------------
     def _legal(self) -> list:
@@ -293,45 +408,38 @@ class BakkaratState(State):
         if phase == DRAW:
             return [DRAW_A, STAND_A]
         if phase == STAKE:
-            return list(self.game.stake_actions)
-        return list(self.game.close_actions)
+            return [*self.game.stake_actions]
+        return [*self.game.close_actions]
 
-    def _apply(self, action) -> None:
+    def _apply(self, action) -> list | None:
         d = action.data
         kind = d[0]
-        p = self._cp
+        p = self.current_player
         if kind == "draw" or kind == "stand":
             if kind == "draw":
-                c = self.pack.pop()
-                self.hands[p].append(c)
-                self.got[c] = p
-                self.drew[p] = True
+                self.hands[p].append(self.pack.pop())
             if p == self.left:
-                self._cp = self.current_player = self.right
-            elif p == self.right:
-                self._after_players()
-            else:
-                self._settle()
-            return
+                self.current_player = self.right
+                return [DRAW_A, STAND_A]
+            if p == self.right:
+                return self._after_players()
+            return self._settle()
         if kind == "stake":
             n = d[1]
-            led = self.ledger
-            led.transfer(NAMES[p], TABLE, n, "stake", "BA-3.2", self.coup)
             self.stakes[p] = n
             if d[2]:
-                led.transfer(PARTNERS[p], TABLE, n, "partner's stake", "BA-3.3", self.coup)
                 self.pstakes[p] = n
             if p == self.left:
-                self._cp = self.current_player = self.right
-            else:
-                self.phase = CLOSE
-                self._cp = self.current_player = self.banker
-            return
+                self.current_player = self.right
+                return [*self.game.stake_actions]
+            self.phase = CLOSE
+            self.current_player = self.banker
+            return [*self.game.close_actions]
         # close (BA-3.2): the players look at their cards; "Bak!" (BA-1.2)
         self.bank_partner = d[1]
-        self._look()
+        return self._look()
 
-    def _look(self) -> None:
+    def _look(self) -> list | None:
         hands = self.hands
         order = (self.left, self.right, self.banker)
         while True:
@@ -350,99 +458,46 @@ class BakkaratState(State):
                 laid.append((p, hands[p]))
             if len(self.pack) < FULL:             # BA-4.1: no full coup left for the redeal
                 self._lapse()
-                return
+                return None
             self._give()
-        self.looked = True
         self.phase = DRAW
-        self._cp = self.current_player = self.left
+        self.current_player = self.left
+        return [DRAW_A, STAND_A]
 
     def _lapse(self) -> None:
-        """BA-4.1 after a "Bak!": the coup is not played; every stake goes back."""
-        led = self.ledger
-        coup = self.coup
-        for p in (self.left, self.right):
-            if self.stakes[p]:
-                led.transfer(TABLE, NAMES[p], self.stakes[p], "stake back: coup not played", "BA-4.1", coup)
-            if self.pstakes[p]:
-                led.transfer(TABLE, PARTNERS[p], self.pstakes[p], "stake back: coup not played", "BA-4.1", coup)
+        """BA-4.1 after a "Bak!": the coup is not played; every stake goes back (`_entries`)."""
         self.lapsed = True
-        self.results.append((coup, self.banker, None, None, (0, 0, 0), len(self.baks), "lapsed"))
+        self._coups.append((self.coup, self.banker, None, self.stakes, self.pstakes, None, len(self.baks)))
         self.hands = [[], [], []]
         self._pass_bank()
 
-    def _after_players(self) -> None:
+    def _after_players(self) -> list | None:
         """Both players have decided: the bank draws or stands (BA-2.2)."""
         b = self.banker
         if self.game.bank_free:
-            self._cp = self.current_player = b
-            return
+            self.current_player = b
+            return [DRAW_A, STAND_A]
         h = self.hands[b]
         if RED[VALUE[h[0]] + VALUE[h[1]]] <= 5:       # BA-2.2 "five": the bank draws on 5 or less
             c = self.pack.pop()
             h.append(c)
-            self.got[c] = b
-            self.drew[b] = True
             self.auto_draw = c
         else:
             self.auto_draw = False
-        self._settle()
+        return self._settle()
 
-    def _settle(self) -> None:
-        """BA-3: every hand is turned up; each player's count against the bank's (BA-3.1 ties)."""
+    def _settle(self) -> list | None:
+        """BA-3: every hand is turned up and each player's count is set against the bank's (BA-3.1 ties): the
+        entries are worked out from the coup when the ledger is read (`_entries`). Then the next coup."""
         hands = self.hands
-        fin3 = self._fin3
-        counts = [fin3[VALUE[h[0]] + VALUE[h[1]] + VALUE[h[2]]] if len(h) == 3 else RED[VALUE[h[0]] + VALUE[h[1]]]
-                  for h in hands]
-        b = self.banker
-        cb = counts[b]
-        led = self.ledger
-        transfer = led.transfer
-        coup = self.coup
-        share = self.bank_partner
-        bank, bpart = NAMES[b], PARTNERS[b]
-        tie_bank = self.game.tie_bank
-        stakes, pstakes = self.stakes, self.pstakes
-        outcomes = [0, 0, 0]
-        for p in (self.left, self.right):
-            cp = counts[p]
-            o = 1 if cp > cb else -1 if cp < cb or tie_bank else 0
-            outcomes[p] = o
-            n = stakes[p]
-            who = NAMES[p]
-            while n:
-                if o > 0:                          # the stake back, and the bank pays as much
-                    transfer(TABLE, who, n, "stake back", "BA-3", coup)
-                    if share and n > 1:
-                        h = n // 2
-                        transfer(bank, who, n - h, "the bank pays", "BA-3", coup)
-                        transfer(bpart, who, h, "the bank's partner pays half", "BA-3.3", coup)
-                    else:
-                        transfer(bank, who, n, "the bank pays", "BA-3", coup)
-                elif o < 0:                        # the bank takes the stake
-                    if share and n > 1:
-                        h = n // 2
-                        transfer(TABLE, bank, n - h, "the bank takes the stake", "BA-3", coup)
-                        transfer(TABLE, bpart, h, "the bank's partner takes half", "BA-3.3", coup)
-                    else:
-                        transfer(TABLE, bank, n, "the bank takes the stake", "BA-3", coup)
-                else:                              # BA-3.1: an equal count, the stake goes back
-                    transfer(TABLE, who, n, "equal count: stake back", "BA-3.1", coup)
-                if who is PARTNERS[p]:
-                    break
-                n = pstakes[p]                     # then the partner's stake beside it (BA-3.3)
-                who = PARTNERS[p]
         laid = self.laid
         laid.append((0, hands[0]))
         laid.append((1, hands[1]))
         laid.append((2, hands[2]))
-        bal = led.balances
-        s0 = self.start_bal
-        deltas = (bal["South"] - s0[0], bal["West"] - s0[1], bal["East"] - s0[2])
-        self.results.append((coup, b, tuple(counts), (len(hands[0]), len(hands[1]), len(hands[2])), deltas,
-                             len(self.baks), "played"))
-        self.last = (coup, b, hands, counts, outcomes, (stakes, pstakes, share))
+        self._coups.append((self.coup, self.banker, hands, self.stakes, self.pstakes, self.bank_partner,
+                            len(self.baks)))
         self.hands = [[], [], []]
-        self._begin_coup()
+        return self._begin_coup()
 
     # results -------------------------------------------------------------------------------------
     def _scores(self) -> list:
@@ -456,12 +511,13 @@ class BakkaratState(State):
                 tuple(self.stakes), tuple(self.pstakes), self.bank_partner, tuple(self.drew), self.coup,
                 self.pack_no, self.packs_done, tuple((p, t(h)) for bk in self.baks for p, h in bk), self.lapsed,
                 None if self.auto_draw is None else (self.auto_draw.text if self.auto_draw else False),
-                tuple((p, c.text) for p, c in self.out), self.ledger.snapshot(), tuple(self.results), self._cp)
+                tuple((p, c.text) for p, c in self.out), self.ledger.snapshot(), tuple(self.results),
+                self.current_player)
 
     # why an action is not legal, in the words of the buttons ---------------------------------------
     def _illegal(self, text: str) -> IllegalActionError:
         t = " ".join(text.strip().lower().split())
-        cp = self._cp
+        cp = self.current_player
         # "South: draw" — an action named with its player: out of turn, or a third card asked twice
         if ":" in t:
             who, _, rest = t.partition(":")
@@ -521,7 +577,7 @@ class BakkaratState(State):
                                   + ", ".join(str(x) for x in AMOUNTS if x <= g.limit) + " units", text)
 
     def _out_of_turn(self, seat: int, rest: str, text: str) -> IllegalActionError:
-        cp = self._cp
+        cp = self.current_player
         name = NAMES[seat]
         word = rest.split()[0] if rest else ""
         if cp < 0:
@@ -574,12 +630,10 @@ class BakkaratState(State):
         c.hands = [list(h) for h in self.hands]
         c.stakes = list(self.stakes)
         c.pstakes = list(self.pstakes)
-        c.drew = list(self.drew)
         c.baks = list(self.baks)
         c.laid = list(self.laid)
-        c.got = dict(self.got)
-        c.ledger = self.ledger.copy()
-        c.results = list(self.results)
+        c._coups = list(self._coups)
+        c._ledger = self._ledger.copy()
         return c
 
     # exact odds ------------------------------------------------------------------------------------
@@ -595,7 +649,7 @@ class BakkaratState(State):
 
     def advice(self, player: int) -> list:
         self._check_seat(player)
-        if self._cp != player or self.phase != DRAW:
+        if self.current_player != player or self.phase != DRAW:
             return []
         g = self.game
         c = self._unseen_counts(player)
@@ -628,9 +682,11 @@ class BakkaratState(State):
     def _view(self, player: int | None = None) -> View:
         g = self.game
         teacher = player is None
-        cp = self._cp
+        cp = self.current_player
         seats = []
         mine_down = not teacher and not self.looked and cp >= 0 and bool(self.hands[player])
+        bal = self.ledger.balances
+        drew = self.drew
         for p in (0, 1, 2):
             h = self.hands[p]
             own = teacher or (player == p and self.looked)
@@ -644,17 +700,16 @@ class BakkaratState(State):
                 info = f"stakes {self.stakes[p]}" + (f" + partner {self.pstakes[p]}" if self.pstakes[p] else "")
             else:
                 info = "to stake" if cp >= 0 else ""
-            if self.drew[p] and cp >= 0:
+            if drew[p] and cp >= 0:
                 info += " · drew a third card"
-            seats.append(Seat(p, NAMES[p], hand, score=signed_units(self.ledger.balances[NAMES[p]]), info=info,
-                              current=p == cp))
+            seats.append(Seat(p, NAMES[p], hand, score=signed_units(bal[NAMES[p]]), info=info, current=p == cp))
         piles = [Pile("Pack", [], count=len(self.pack), kind="stock")]
         if mine_down:
             piles.append(Pile("Your two cards", [(NAMES[player], None), (NAMES[player], None)],
                               note="face down: you look at them when the bank closes the stakes [BA-1.4]"))
-        if self.last is not None:
-            piles.append(Pile(f"Coup {self.last[0]}: the showdown", [(NAMES[q], c) for q in range(3)
-                                                                      for c in self.last[2][q]],
+        last = self.last
+        if last is not None:
+            piles.append(Pile(f"Coup {last[0]}: the showdown", [(NAMES[q], c) for q in range(3) for c in last[2][q]],
                               kind="last-trick", note=self.showdown_note()))
         if self.out:
             piles.append(Pile("Laid aside since the shuffle", [(NAMES[q], c) for q, c in self.out], kind="aside",
@@ -680,7 +735,7 @@ class BakkaratState(State):
     def facts(self) -> list:
         """The public facts of the sitting, in plain words (View.facts)."""
         g = self.game
-        cp = self._cp
+        cp = self.current_player
         b = self.banker
         out = []
         nxt = NAMES[(b + 1) % 3]
@@ -714,9 +769,9 @@ class BakkaratState(State):
         return out
 
     def progress(self) -> tuple[str, str]:
-        if self._cp == CHANCE:
+        if self.current_player == CHANCE:
             return f"Pack {self.pack_no + 1}", ""
-        if self._cp == TERMINAL:
+        if self.current_player == TERMINAL:
             return f"Pack {self.pack_no}", "End of the sitting"
         return f"Pack {self.pack_no}", f"Coup {self.coup}"
 
@@ -742,7 +797,7 @@ class BakkaratState(State):
                      "Units won and lost per coup (BA-3) and the running balances (BA-3.4)")
 
     def status(self) -> str:
-        cp = self._cp
+        cp = self.current_player
         if cp == CHANCE:
             return f"{NAMES[self.banker]} takes the bank and shuffles the whole pack."
         if cp == TERMINAL:
@@ -771,7 +826,7 @@ class BakkaratState(State):
             b = NAMES[self.banker]
             return (f"Pack {self.pack_no + 1}: {b} holds the bank, shuffles the whole pack, has it cut and deals "
                     f"two cards each, face down, from the left [BA-1.4].")
-        p = self._cp
+        p = self.current_player
         if p < 0:
             return super().describe(action, after)
         who = NAMES[p]
@@ -792,8 +847,9 @@ class BakkaratState(State):
         if kind == "draw":
             line = f"{who} asks for a third card, dealt face up [BA-2]."
             if after is not None:
-                settled = after.last is not None and after.last[0] == self.coup
-                c = after.last[2][p][2] if settled else after.hands[p][2]
+                last = after.last
+                settled = last is not None and last[0] == self.coup
+                c = last[2][p][2] if settled else after.hands[p][2]
                 line = f"{who} asks for a third card: the {c.label}, face up [BA-2]."
         else:
             line = f"{who} stands on two cards [BA-2]."
@@ -814,11 +870,12 @@ class BakkaratState(State):
         return out
 
     def _after_text(self, after, p: int) -> str:
-        if after.last is None or after.last[0] != self.coup:
+        last = after.last
+        if last is None or last[0] != self.coup:
             return ""
         out = ""
         b = self.banker
-        coup, _, hands, counts, outcomes, _ = after.last
+        coup, _, hands, counts, outcomes, _ = last
         if p != b and not self.game.bank_free:       # BA-2.2 "five": the bank drew or stood by its rule
             h = hands[b]
             out += (f" {NAMES[b]}, the bank, has 5 or less and draws: the {h[2].label} [BA-2.2]." if len(h) == 3
@@ -826,9 +883,9 @@ class BakkaratState(State):
         shown = "; ".join(f"{NAMES[q]} " + " ".join(c.label for c in hands[q]) + f" = {counts[q]}" for q in range(3))
         note = after.showdown_note()
         out += f" Showdown: {shown}. {note[0].upper()}{note[1:]}."
-        if after._cp == TERMINAL:
+        if after.current_player == TERMINAL:
             out += " The pack is used up [BA-4.1]: the sitting is over [BA-4.3]."
-        elif after._cp == CHANCE or after.pack_no != self.pack_no:
+        elif after.current_player == CHANCE or after.pack_no != self.pack_no:
             out += f" The pack is used up [BA-4.1]: {NAMES[after.banker]} takes the bank [BA-4]."
         return out
 

@@ -15,6 +15,8 @@ too short; then ``current_player`` is CHANCE and the protocol shuffles the whole
 """
 from __future__ import annotations
 
+import copy
+
 from ..bots import Bot, RandomBot
 from ..cards import PIQUET32, Card
 from ..errors import CardError, IllegalActionError
@@ -41,12 +43,19 @@ RANK_NAME = {"7": "7", "8": "8", "9": "9", "10": "10", "A": "Ace", "J": "Jack", 
 ORDER_TEXT = "King, Queen, Jack, Ace, 10, 9, 8, 7 — the Ace between the Jack and the 10"
 KINGS = {s: PIQUET32.parse("K" + s) for s in SUITS}
 SORT = {c: (SUITS.index(c.suit), -POWER[c]) for c in PIQUET32.cards}
+# BEATS[trump][first.index][card.index]: does `card`, played second, take the trick `first` led (EC-3.5)
+BEATS = {t: [[beats(c, f, f.suit, t, SUIT, POWER) for c in PIQUET32.cards] for f in PIQUET32.cards] for t in SUITS}
 
 # the phases of a deal
 EXCHANGE, PROPOSE, ANSWER, PLAY = 0, 1, 2, 3
+# who gets each of the 11 cards a deal takes from the talon's top (EC-1.2: 2 + 2, then 3 + 3, the elder hand
+# first; the 11th is turned), by dealer
+DEAL_TAKERS = [(1, 1, 0, 0, 1, 1, 1, 0, 0, 0, None), (0, 0, 1, 1, 0, 0, 0, 1, 1, 1, None)]
 
 # one action object per card and per choice, made once
 PLAY_CARD = {c: Action(c.text, c.label, c) for c in PIQUET32.cards}
+ACT_SUIT = {a: c.suit for c, a in PLAY_CARD.items()}     # SUIT and POWER by the card's action
+ACT_POWER = {a: POWER[c] for c, a in PLAY_CARD.items()}
 # a discard is face down, so its text names the card's place in the hand (in the order shown: suits ♠ ♥ ♣ ♦,
 # high to low), not the card: a record reproduces the game exactly, and the history shows nobody the card
 DISCARD = [{c: Action(f"discard {i + 1}", "discard " + c.label, c, data="discard") for c in PIQUET32.cards}
@@ -60,6 +69,8 @@ REFUSE = Action("refuse", "refuse: play now", data="refuse")
 ANNOUNCE = Action("announce", "announce the King of trumps", data="announce")
 BUY_COUNT = {a: k for k, a in enumerate(BUY)}
 WORDS = ("propose", "play", "accept", "refuse", "keep", "buy", "announce")   # the choices that are no card
+SHARED_ACTIONS = (*PLAY_CARD.values(), *(a for d in DISCARD for a in d.values()), *BUY, PROPOSE_A, STAND,
+                  ACCEPT, REFUSE, ANNOUNCE)   # every action object of the module (see __deepcopy__)
 
 OPTIONS = (
     Option("players", 2, choices=(2,), rule="EC-0", help="Écarté is a game for two players"),
@@ -145,6 +156,8 @@ class Ecarte(Game):
 
 
 class EcarteState(State):
+    current_player = CHANCE                    # a plain attribute the game sets, not the base class's property
+
     # set up --------------------------------------------------------------------------------------
     def _start(self) -> None:
         g = self.game
@@ -152,9 +165,11 @@ class EcarteState(State):
         self._king_opt = g.king_in_hand
         self._overtake = g.overtake
         self.hands: list[list[Card]] = [[], []]
+        self._acts: list[list[Action]] = [[], []]   # per player: PLAY_CARD[c] of his hand, same order
         self.talon: list[Card] = []            # the top of the talon is the END of the list
         self.turned: Card | None = None
         self.trump: str | None = None
+        self._beats = None                     # BEATS under this deal's trumps
         self.dealer = 1                        # EC-1.1: North deals the first deal
         self.elder = 0
         self.phase = PLAY
@@ -184,12 +199,23 @@ class EcarteState(State):
         self.staked = False
         self.winner: int | None = None
         self.settlement = [0, 0]
-        # since the last shuffle: the cards out of play, and who got each card (resample)
-        self.out: list[tuple] = []               # (seat or None, card, face up?) in the order they went out
-        self.got: dict = {}                      # card -> seat it went to (dealt or bought)
+        # since the last shuffle: the cards out of play (see `out`), and who got each card (resample)
+        self._done: list[tuple] = []             # each finished deal's (discards, tricks won, turned card)
+        self._takers: list = []                  # who got each card taken from the talon, in order (None: turned)
         self.shown: list[tuple] = []             # (seat or None, card) shown to both: played, turned, announced
         self.shuffle: tuple = ()                 # the cards of the latest Deal
-        self._cp = CHANCE
+        self.current_player = CHANCE
+
+    @property
+    def out(self) -> list[tuple]:
+        """The cards out of play since the last shuffle, in the order they went out: (seat or None, card, face
+        up?) for each finished deal's discards (face down), then its tricks, then its turned card."""
+        out = []
+        for discards, won, turned in self._done:
+            out += [(p, c, False) for p in (0, 1) for c in discards[p]]
+            out += [(q, c, True) for p in (0, 1) for t in won[p] for q, c in t]
+            out.append((None, turned, True))
+        return out
 
     @property
     def hands_dealt(self) -> int:
@@ -203,10 +229,11 @@ class EcarteState(State):
         self.shuffle = cards
         self.shuffles += 1
         self.talon = list(cards[::-1])
-        self.out = []
-        self.got = {}
+        self._done = []
+        self._takers = []
         self.shown = []
         self.hands = [[], []]
+        self._acts = [[], []]
         self.discards = [[], []]
         self.turned = None
         self._deal_from_talon()
@@ -218,22 +245,22 @@ class EcarteState(State):
         d = self.dealer
         e = 1 - d
         self.elder = e
-        he = [t.pop(), t.pop()]
-        hd = [t.pop(), t.pop()]
-        he += (t.pop(), t.pop(), t.pop())
-        hd += (t.pop(), t.pop(), t.pop())
-        turned = t.pop()
-        got = self.got
-        for c in he:
-            got[c] = e
-        for c in hd:
-            got[c] = d
+        top = t[:-DEAL - 1:-1]                        # the talon's top 11 cards, top first
+        del t[-DEAL:]
+        he = [*top[0:2], *top[4:7]]
+        hd = [*top[2:4], *top[7:10]]
+        turned = top[10]
+        self._takers += DEAL_TAKERS[d]
         hands = self.hands
         he.sort(key=SORT.__getitem__)
         hd.sort(key=SORT.__getitem__)
         hands[e], hands[d] = he, hd
+        acts = self._acts
+        acts[e] = [*map(PLAY_CARD.__getitem__, he)]
+        acts[d] = [*map(PLAY_CARD.__getitem__, hd)]
         self.turned = turned
         self.trump = turned.suit
+        self._beats = BEATS[turned.suit]
         self.shown.append((None, turned))
         self.deal_no += 1
         self.discards = [[], []]
@@ -269,7 +296,7 @@ class EcarteState(State):
         if self._classic:
             if self.talon:
                 self.phase = PROPOSE
-                self._cp = self.elder
+                self.current_player = self.elder
             else:
                 self._begin_play()
         else:
@@ -284,7 +311,7 @@ class EcarteState(State):
         self.exch = p
         self.ndisc = 0
         self.min_disc = 1 if (self._classic and p == self.elder) else 0
-        self._cp = p
+        self.current_player = p
 
     def _after_exchange(self, p: int) -> None:
         if p == self.elder:
@@ -293,7 +320,7 @@ class EcarteState(State):
         self.exchanges += 1
         if self._classic and self.talon:
             self.phase = PROPOSE                      # EC-2.1 classic: the elder hand may propose again
-            self._cp = self.elder
+            self.current_player = self.elder
         else:
             self._begin_play()
 
@@ -310,27 +337,27 @@ class EcarteState(State):
             k = KINGS[self.trump]
             for p in (0, 1):
                 self.king_pending[p] = k in self.hands[p]
-        self._cp = self.elder                         # EC-3.1
+        self.current_player = self.elder             # EC-3.1
 
     # the protocol --------------------------------------------------------------------------------
     def _legal(self) -> list:
-        p = self._cp
+        p = self.current_player
         phase = self.phase
         if phase == PLAY:
-            hand = self.hands[p]
+            acts = self._acts[p]
             trick = self.trick
             if not trick:
-                out = [PLAY_CARD[c] for c in hand]
-            else:
-                first = trick[0][1]
-                out = [PLAY_CARD[c] for c in playable(hand, self.led, SUIT, self.trump, True,
-                                                      first if self._overtake else None, POWER)]
+                out = acts[:]
+            else:                                     # EC-3.2 … EC-3.4 (EC-3.6), on the hand's actions
+                out = playable(acts, self.led, ACT_SUIT, self.trump, True,
+                               PLAY_CARD[trick[0][1]] if self._overtake else None, ACT_POWER)
             if self._king_opt and self.king_pending[p]:
                 out.append(ANNOUNCE)
             return out
         if phase == EXCHANGE:
             nd = self.ndisc
-            out = [DISCARD[i][c] for i, c in enumerate(self.hands[p])] if len(self.talon) > nd else []
+            # the i-th card of the hand as shown is "discard i+1"
+            out = [*map(dict.__getitem__, DISCARD, self.hands[p])] if len(self.talon) > nd else []
             if nd >= self.min_disc:
                 out.append(BUY[nd])
             return out
@@ -338,27 +365,53 @@ class EcarteState(State):
             return [PROPOSE_A, STAND]
         return [ACCEPT, REFUSE]
 
-    def _apply(self, action) -> None:
+    def _apply(self, action) -> list | None:
+        # returns the next player's legal actions where they are at hand (the protocol then skips _legal)
         card = action.card
         data = action.data
-        if data is None:
-            self._play(card)
-            return
-        p = self._cp
+        p = self.current_player
+        if data is None:                              # a card played (EC-3)
+            self._take(p, card)
+            if self._king_opt:
+                self.king_pending[p] = False          # EC-2.4: too late to announce once a card is played
+            self.shown.append((p, card))
+            trick = self.trick
+            if not trick:
+                trick.append((p, card))
+                self.led = SUIT[card]
+                self.current_player = 1 - p
+                return
+            lp, first = trick[0]
+            w = p if self._beats[first.index][card.index] else lp     # EC-3.5
+            trick.append((p, card))
+            t = tuple(trick)
+            self.won[w].append(t)
+            tricks = self.tricks
+            tricks[w] += 1
+            n = tricks[0] + tricks[1]
+            self.last_trick = (t, w, self.deal_no, n, self.trump)
+            self.trick = []
+            self.led = None
+            if n < HAND:
+                self.current_player = w                      # EC-3.1: the winner leads
+                return self._acts[w][:]                      # (both have played a card: no King to announce)
+            self._end_deal()
+            return None
         if data == "discard":
-            self.hands[p].remove(card)
+            self._take(p, card)
             self.discards[p].append(card)
             self.ndisc += 1
             return
         if data == "buy":
             k = self.ndisc
-            hand, t, got = self.hands[p], self.talon, self.got
-            for _ in range(k):
-                c = t.pop()
-                hand.append(c)
-                got[c] = p
             if k:
+                t = self.talon
+                hand = self.hands[p]
+                hand += t[:-k - 1:-1]                 # the talon's top k cards
+                del t[-k:]
                 hand.sort(key=SORT.__getitem__)
+                self._acts[p] = [*map(PLAY_CARD.__getitem__, hand)]
+                self._takers += (p,) * k
             self.bought[p] += k
             self._after_exchange(p)
             return
@@ -370,7 +423,7 @@ class EcarteState(State):
             return
         if data == "propose":
             self.phase = ANSWER
-            self._cp = self.dealer
+            self.current_player = self.dealer
             return
         if data == "stand":                           # EC-2.3: standing at the first chance is a risk
             if self.exchanges == 0:
@@ -385,33 +438,14 @@ class EcarteState(State):
         # accept
         self._exchange_turn(self.elder)
 
-    def _play(self, card: Card) -> None:
-        p = self._cp
-        self.hands[p].remove(card)
-        if self._king_opt:
-            self.king_pending[p] = False              # EC-2.4: too late to announce once a card is played
-        self.shown.append((p, card))
-        trick = self.trick
-        if not trick:
-            trick.append((p, card))
-            self.led = SUIT[card]
-            self._cp = 1 - p
-            return
-        lp, first = trick[0]
-        w = p if beats(card, first, self.led, self.trump, SUIT, POWER) else lp     # EC-3.5
-        trick.append((p, card))
-        t = tuple(trick)
-        self.won[w].append(t)
-        tricks = self.tricks
-        tricks[w] += 1
-        n = tricks[0] + tricks[1]
-        self.last_trick = (t, w, self.deal_no, n, self.trump)
-        self.trick = []
-        self.led = None
-        if n < HAND:
-            self._cp = w                              # EC-3.1: the winner leads
-            return
-        self._end_deal()
+    def _take(self, p: int, card: Card) -> None:
+        """Take `card` out of p's hand (and its action out of his actions, kept in step). The card is found among
+        the actions, which compare by identity at C speed (cards define an order, so comparing two cards runs
+        Python code)."""
+        acts = self._acts[p]
+        i = acts.index(PLAY_CARD[card])
+        del acts[i]
+        del self.hands[p][i]
 
     def _end_deal(self) -> None:
         """EC-4.1: three or four tricks one point, five two; EC-2.3 the classic risk of standing."""
@@ -436,21 +470,13 @@ class EcarteState(State):
     def _next_deal(self) -> None:
         """EC-4.2 / EC-4.3: the other player deals, from the talon while it serves (EC-4.4), else a new
         shuffle (CHANCE)."""
-        out = self.out
-        for p in (0, 1):
-            for c in self.discards[p]:
-                out.append((p, c, False))
-        for p in (0, 1):
-            for t in self.won[p]:
-                for q, c in t:
-                    out.append((q, c, True))
-        out.append((None, self.turned, True))
+        self._done.append((self.discards, self.won, self.turned))   # out of play (a new deal makes new lists)
         self.dealer = 1 - self.dealer
         self.elder = 1 - self.dealer
         if len(self.talon) >= self.game.threshold:
             self._deal_from_talon()
         else:
-            self._cp = CHANCE
+            self.current_player = CHANCE
 
     def _end_match(self, w: int) -> None:
         """EC-4.5 / EC-4.6: the winner takes the pot; a loser on 0 pays it once more."""
@@ -459,7 +485,7 @@ class EcarteState(State):
         gain = self.paid[lose] + (self.pot if self.points[lose] == 0 else 0)
         self.settlement = [0, 0]
         self.settlement[w], self.settlement[lose] = gain, -gain
-        self._cp = TERMINAL
+        self.current_player = TERMINAL
         if self.phase != PLAY or self.trick or sum(self.tricks) < HAND:   # ended within a deal (EC-4.7)
             if not self.deals or self.deals[-1]["deal"] != self.deal_no:
                 self.deals.append({"deal": self.deal_no, "dealer": self.dealer, "trump": self.trump,
@@ -472,12 +498,22 @@ class EcarteState(State):
     def _scores(self) -> list:
         """The match points while it is played; once it is over, the settlement in units of the stake
         (EC-2.5, EC-4.5, EC-4.6): what each player won or lost."""
-        if self._cp == TERMINAL:
+        if self.current_player == TERMINAL:
             return list(self.settlement)
         return list(self.points)
 
     def _winners(self) -> list[int]:
         return [self.winner] if self.winner is not None else []
+
+    def __deepcopy__(self, memo) -> "EcarteState":
+        """A deep copy that shares this module's action objects, as it shares the cards and the Game (none of
+        them ever changes): the actions kept beside the hands must stay the very objects of `PLAY_CARD`."""
+        for a in SHARED_ACTIONS:
+            memo[id(a)] = a
+        c = object.__new__(type(self))
+        memo[id(self)] = c
+        c.__dict__.update(copy.deepcopy(self.__dict__, memo))
+        return c
 
     def _snapshot(self) -> tuple:
         t = lambda cs: tuple(c.text for c in cs)  # noqa: E731
@@ -488,7 +524,7 @@ class EcarteState(State):
                 tuple(self.tricks), tuple(tuple(tr(x) for x in w) for w in self.won), tuple(self.points),
                 tuple(self.deal_points), self.king_held, tuple(self.king_pending), self.king_turned, self.deal_no,
                 self.shuffles, self.pot, tuple(self.paid), self.staked, self.winner, tuple(self.settlement),
-                tuple((p, c.text, f) for p, c, f in self.out), self._cp,
+                tuple((p, c.text, f) for p, c, f in self.out), self.current_player,
                 None if self.last_trick is None else (tr(self.last_trick[0]), *self.last_trick[1:]),
                 tuple(tuple(sorted((k, v.text if isinstance(v, Card) else tuple(v) if isinstance(v, list) else v)
                                    for k, v in d.items())) for d in self.deals))
@@ -498,6 +534,7 @@ class EcarteState(State):
         c = object.__new__(type(self))
         c.__dict__.update(self.__dict__)
         c.hands = [list(h) for h in self.hands]
+        c._acts = [list(a) for a in self._acts]
         c.talon = list(self.talon)
         c.discards = [list(d) for d in self.discards]
         c.trick = list(self.trick)
@@ -510,15 +547,15 @@ class EcarteState(State):
         c.deals = list(self.deals)
         c.paid = list(self.paid)
         c.settlement = list(self.settlement)
-        c.out = list(self.out)
-        c.got = dict(self.got)
+        c._done = list(self._done)
+        c._takers = list(self._takers)
         c.shown = list(self.shown)
         c._legal_cache = None
         return c
 
     # why an action is not legal, in the words of the buttons ---------------------------------------
     def _illegal(self, text: str) -> IllegalActionError:
-        p = self._cp
+        p = self.current_player
         who = NAMES[p]
         t = text.strip().lower()
         phase = self.phase
@@ -604,8 +641,8 @@ class EcarteState(State):
 
     # what resample needs -----------------------------------------------------------------------------
     def _deal_owners(self) -> list:
-        got = self.got
-        return [got.get(c) for c in self.shuffle]
+        takers = self._takers                     # the talon is taken from the shuffle's first card on
+        return takers + [None] * (len(self.shuffle) - len(takers))
 
     def _revealed(self) -> list:
         return list(self.shown)
@@ -614,7 +651,7 @@ class EcarteState(State):
     def _view(self, player: int | None = None) -> View:
         g = self.game
         teacher = player is None
-        cp = self._cp
+        cp = self.current_player
         king = KINGS.get(self.trump) if self.king_held is not None else None
         seats = []
         for p in (0, 1):
@@ -659,15 +696,15 @@ class EcarteState(State):
         """The public facts of the match, in plain words (View.facts)."""
         g = self.game
         out = []
-        if self.turned is not None and self._cp != CHANCE:
+        if self.turned is not None and self.current_player != CHANCE:
             out.append(("Trump", f"{suit_words(self.trump)} — the {self.turned.label} turned"))
-        nxt = NAMES[self.dealer] if self._cp == CHANCE else NAMES[1 - self.dealer]
-        if self._cp == CHANCE:
+        nxt = NAMES[self.dealer] if self.current_player == CHANCE else NAMES[1 - self.dealer]
+        if self.current_player == CHANCE:
             out.append(("Dealer", f"{NAMES[self.dealer]} deals next, from a new shuffle"))
-        elif self._cp != TERMINAL:
+        elif self.current_player != TERMINAL:
             out.append(("Dealer", f"{NAMES[self.dealer]} — {NAMES[self.elder]} leads; {nxt} deals next"))
         out.append(("Score", f"South {self.points[0]}, North {self.points[1]} · {TARGET} points win"))
-        if self.king_held is not None and self._cp != CHANCE:
+        if self.king_held is not None and self.current_player != CHANCE:
             out.append(("King of trumps", f"{NAMES[self.king_held]} announced it: 1 point"))
         out.append(("Talon", f"{plural(len(self.talon), 'card')} — a new shuffle when it cannot give a deal"))
         stake = g.stake
@@ -690,9 +727,9 @@ class EcarteState(State):
         return f"won by {NAMES[w]}: {why} [EC-3.5]"
 
     def progress(self) -> tuple[str, str]:
-        if self._cp == CHANCE:
+        if self.current_player == CHANCE:
             return f"Deal {self.deal_no + 1}", ""
-        if self._cp == TERMINAL:
+        if self.current_player == TERMINAL:
             return f"Deal {self.deal_no}", "End of the match"
         if self.phase != PLAY:
             return f"Deal {self.deal_no}", "Exchange"
@@ -716,7 +753,7 @@ class EcarteState(State):
             rows.append([f"Deal {d['deal']}", NAMES[d["dealer"]], suit_words(d["trump"]), tricks,
                          f"+{d['points'][0]}", f"+{d['points'][1]}", "; ".join(notes)])
         rows.append(["Points", "", "", "", str(self.points[0]), str(self.points[1]), ""])
-        if self._cp == TERMINAL:
+        if self.current_player == TERMINAL:
             s = self.settlement
             rows.append(["Units won", "", "", "", signed(s[0]), signed(s[1]),
                          f"pot {plural(self.pot, 'unit')}" + ("; the loser had no point: he pays it once more"
@@ -725,7 +762,7 @@ class EcarteState(State):
                      "Points per deal (EC-4.1, EC-1.4, EC-2.4) and the pot (EC-4.5, EC-4.6)")
 
     def status(self) -> str:
-        cp = self._cp
+        cp = self.current_player
         if cp == CHANCE:
             return f"Deal {self.deal_no + 1}: {NAMES[self.dealer]} shuffles the whole pack and deals."
         if cp == TERMINAL:
@@ -770,7 +807,7 @@ class EcarteState(State):
                 line += self._turn_text(turned, self.dealer)
                 line += f" {plural(32 - DEAL, 'card')} form the talon."
             return line
-        p = self._cp
+        p = self.current_player
         who = NAMES[p]
         ahead = after is None          # a move not yet made (the Hint): the next deal's cards are unseen
         if ahead:
@@ -808,14 +845,14 @@ class EcarteState(State):
         return line
 
     def _play_text(self, card: Card, after) -> str:
-        who = NAMES[self._cp]
+        who = NAMES[self.current_player]
         if not self.trick:
             return f"{who} leads {card.label}."
         first = self.trick[0][1]
         led = self.led
         w = after.last_trick[1]
         if SUIT[card] == led:
-            if w == self._cp:
+            if w == self.current_player:
                 return f"{who} follows with {card.label} and takes the trick [EC-3.5]."
             return f"{who} follows with {card.label}: {NAMES[w]}'s {first.label} takes the trick [EC-3.5]."
         if SUIT[card] == self.trump:
@@ -835,8 +872,8 @@ class EcarteState(State):
             else:
                 line += " The exchange is over."
             line += f" {NAMES[after.elder]} leads [EC-3.1]."
-        elif after._cp >= 0 and after.phase == EXCHANGE and (self.phase != EXCHANGE or after.exch != self.exch) \
-                and after.deal_no == self.deal_no:
+        elif after.current_player >= 0 and after.phase == EXCHANGE and \
+                (self.phase != EXCHANGE or after.exch != self.exch) and after.deal_no == self.deal_no:
             line += f" {NAMES[after.exch]} exchanges next."
         elif self.phase == EXCHANGE and after.phase == PROPOSE:
             line += f" {NAMES[after.elder]} may propose again."
@@ -853,16 +890,16 @@ class EcarteState(State):
                 else:
                     how = f"{plural(t, 'trick')}: 1 point [EC-4.1]"
                 line += f" {NAMES[w]} takes {how}. Score: South {d['total'][0]}, North {d['total'][1]}."
-        if after.deal_no > self.deal_no and after._cp != CHANCE:
+        if after.deal_no > self.deal_no and after.current_player != CHANCE:
             left = len(after.talon)
             line += (f" Deal {after.deal_no}: {NAMES[after.dealer]} deals from the talon, two and two then three "
                      f"and three [EC-4.3].") + ("" if ahead else self._turn_text(after.turned, after.dealer)) + \
                 f" {plural(left, 'card')} left in the talon."
-        elif after._cp == CHANCE and self._cp != CHANCE:
+        elif after.current_player == CHANCE and self.current_player != CHANCE:
             line += (f" The talon holds {plural(len(after.talon), 'card')}, too few for the next deal"
                      + (" and a full exchange" if self.game.threshold > DEAL else "")
                      + ": the whole pack is shuffled again [EC-4.3, EC-4.4].")
-        if after._cp == TERMINAL:
+        if after.current_player == TERMINAL:
             line += " " + after.result_text()
         return line
 

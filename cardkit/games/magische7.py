@@ -5,11 +5,14 @@ Rule IDs refer to ``cardkit/rules/magische7.toml``.
 """
 from __future__ import annotations
 
+import copy
+
 from ..bots import RandomBot
 from ..cards import MAGISCHE7, Card
 from ..errors import IllegalActionError
 from ..game import CHANCE, TERMINAL, Action, Deal, Game, State
 from ..options import Option
+from ..rng import Rng
 from ..rules import Table
 from ..view import Pile, Seat, View, plural
 
@@ -18,6 +21,8 @@ POINT_CARDS = tuple(c for c in MAGISCHE7.cards if c.kind == "point")
 PLAY = {c: Action(c.text, c.label, c) for c in MAGISCHE7.cards}   # one action object per card
 NAMES = {2: ["Player 1", "Player 2"], 4: ["North", "East", "South", "West"]}
 VS = [Action(f"vs {n}", f"play against {n}", data=q) for q, n in enumerate(NAMES[4])]  # choosing the opponent
+SIDES = [((p + 1) % 4, (p + 3) % 4) for p in range(4)]              # 4 players: the two opponents of each seat
+SHARED_ACTIONS = (*PLAY.values(), *VS)   # every action object of the module (see __deepcopy__)
 
 OPTIONS = (
     Option("players", 2, choices=(2, 4), rule="M7-8",
@@ -125,6 +130,8 @@ class Magische7(Game):
         n = len(MAGISCHE7.cards)
         self._follower_wins = [[trick_outcome(a, b, o)[0] for b in MAGISCHE7.cards] for a in MAGISCHE7.cards]
         assert len(self._follower_wins) == n
+        # what a deal shuffles, made once: every card but the Jokers, one pack per two players
+        self._pack = tuple(c for c in MAGISCHE7.cards if c is not JOKER) * (self.num_players // 2)
 
     def sides(self) -> list[list[int]]:
         """With 4 players the partners opposite win or lose together."""
@@ -135,7 +142,10 @@ class Magische7(Game):
 
     def full_deck(self) -> list[Card]:
         """What a deal shuffles: every card but the Jokers (each player gets one Joker first)."""
-        return [c for c in MAGISCHE7.cards if c is not JOKER] * (self.num_players // 2)
+        return list(self._pack)
+
+    def random_deal(self, rng: Rng) -> Deal:
+        return Deal(rng.shuffle(list(self._pack)))
 
     def stack(self, hands: list, stock="") -> str:
         """The deal text that gives these hands (6 cards each, Jokers not listed) and this stock (top first).
@@ -163,10 +173,16 @@ class Magische7(Game):
 
 
 class M7State(State):
+    current_player = CHANCE                  # a plain attribute the game sets, not the base class's property
+
     def _start(self) -> None:
-        n = self.game.num_players
+        g = self.game
+        o = g.options
+        n = g.num_players
         self.n = n
         self.hands: list[list[Card]] = [[] for _ in range(n)]
+        self._acts: list[list[Action]] = [[] for _ in range(n)]   # per player: PLAY[c] of his hand, same order
+        self._twice = [0] * n                # per player: how many cards his hand holds twice (two packs)
         self.stock: list[Card] = []          # top of the stock is the END of the list
         self.won: list[list[tuple]] = [[] for _ in range(n)]   # per player: (led, follow, leader, follower)
         self.trick: list[Card] = []          # cards of the trick in progress
@@ -176,23 +192,32 @@ class M7State(State):
         self.last_opp: list = [None] * n     # per player: opponent of his last lead, and that trick's number
         self.tricks_played = 0
         self.choosing = False
+        self._vs: list = []                  # while choosing: the VS actions of the allowed opponents
         self.drawn_by: list[int] = []        # who drew each card from the stock, in order (for resample)
-        self._cp = CHANCE
+        # the options the play looks at, read once (a state keeps fewer than 30 attributes: past that, Python
+        # 3.11 gives the instance a plain dict and every attribute and method lookup on it gets slower)
+        self._fw = g._follower_wins
+        self._winner_first = o["draw_order"] == "winner"
+        self._draw_all = n == 4 and o["draw_4p"] == "all"
+        self._free_choice = o["no_repeat"] == "off"
+        self.current_player = CHANCE
 
     # dealing ---------------------------------------------------------------------------------------
     def _deal(self, deal: Deal) -> None:
-        cards = list(deal.cards)
+        cards = deal.cards
         n = self.n
-        for p in range(n):
-            self.hands[p].append(JOKER)
-        for i in range(6 * n):
-            self.hands[i % n].append(cards[i])
-        self.stock = cards[6 * n:][::-1]
+        k = 6 * n
+        # a Joker each, then 6 cards dealt one at a time in seat order (every n-th card is p's)
+        self.hands = hands = [[JOKER, *cards[p:k:n]] for p in range(n)]
+        self._acts = [[*map(PLAY.__getitem__, h)] for h in hands]
+        if n == 4:                                   # two packs: a hand may hold a card twice
+            self._twice = [len(h) - len(set(h)) for h in hands]
+        self.stock = list(cards[:k - 1:-1])          # the rest, its first card on top (the list's end)
         self._begin_trick()
 
     # turn structure --------------------------------------------------------------------------------
     def _opponents(self, p: int) -> list[int]:
-        return [q for q in ((p + 1) % 4, (p + 3) % 4) if self.hands[q]]
+        return [q for q in SIDES[p] if self.hands[q]]
 
     def _allowed_opponents(self, p: int) -> list[int]:
         opps = self._opponents(p)
@@ -221,73 +246,104 @@ class M7State(State):
                 "same opponent in two tricks in a row")
 
     def _begin_trick(self) -> None:
-        if not any(self.hands):
-            self._cp = TERMINAL
-            return
+        hands = self.hands
         p = self.leader
         if self.n == 2:
+            if not (hands[0] or hands[1]):
+                self.current_player = TERMINAL
+                return
             self.opponent = 1 - p
-            self._cp = p
+            self.current_player = p
+            return
+        if not any(hands):
+            self.current_player = TERMINAL
+            return
+        a, b = SIDES[p]
+        if self._free_choice and hands[a] and hands[b]:    # the basic rule: a free choice between the two
+            self.choosing = True
+            self._vs = [VS[a], VS[b]]
+            self.current_player = p
             return
         opps = self._allowed_opponents(p)
         if len(opps) == 1:
             self.opponent, self.choosing = opps[0], False
         else:
             self.choosing = True
-        self._cp = p
+            self._vs = [VS[q] for q in opps]
+        self.current_player = p
 
     def _legal(self) -> list:
         if self.choosing:
-            return [VS[q] for q in self._allowed_opponents(self._cp)]
-        hand = self.hands[self._cp]
-        if self.n == 2:
-            return [PLAY[c] for c in hand]
-        return [PLAY[c] for c in dict.fromkeys(hand)]
+            return list(self._vs)
+        p = self.current_player
+        if self._twice[p]:
+            return [*dict.fromkeys(self._acts[p])]   # two packs: a card held twice is one action
+        return self._acts[p][:]
 
-    def _apply(self, action) -> None:
+    def _apply(self, action) -> list | None:
+        # returns the next player's legal actions where they are at hand (the protocol then skips _legal)
         if self.choosing:
             self.opponent = action.data
             self.choosing = False
             return
         card = action.card
-        p = self._cp
-        self.hands[p].remove(card)
+        p = self.current_player
+        acts = self._acts[p]
+        # the hand and its actions are kept in step; the card is found among the actions, which compare
+        # by identity at C speed (cards define an order, so comparing two cards runs Python code)
+        act = PLAY[card]
+        i = acts.index(act)
+        del acts[i]
+        del self.hands[p][i]
+        if self._twice[p] and act in acts:
+            self._twice[p] -= 1
         trick = self.trick
-        trick.append(card)
-        if len(trick) == 1:
-            self._cp = self.opponent
-            return
+        if not trick:
+            trick.append(card)
+            self.current_player = q = self.opponent
+            acts = self._acts[q]
+            return [*dict.fromkeys(acts)] if self._twice[q] else acts[:]
         led = trick[0]
         leader, opp = self.leader, self.opponent
-        winner = opp if self.game._follower_wins[led.index][card.index] else leader
+        winner = opp if self._fw[led.index][card.index] else leader
         self.won[winner].append((led, card, leader, opp))
         self.last_trick = (led, card, leader, opp, winner)
-        if self.n == 4:
+        n = self.n
+        if n == 4:
             self.last_opp[leader] = (opp, self.tricks_played)
         self.tricks_played += 1
         self.trick = []
         # M7-0.4 / M7-6.1 / M7-8.6: drawing while the stock lasts
         stock = self.stock
         if stock:
-            loser = opp if winner == leader else leader
-            first = winner if self.game.options["draw_order"] == "winner" else leader
-            if self.n == 2 or self.game.options["draw_4p"] == "trick":
-                order = (first, loser if first == winner else winner)
+            first = winner if self._winner_first else leader
+            if self._draw_all:
+                order = (first, (first + 1) % 4, (first + 2) % 4, (first + 3) % 4)
             else:
-                order = tuple((first + k) % 4 for k in range(4))
+                order = (first, opp if first == leader else leader)   # then the trick's other player
+            hands, acts, drawn = self.hands, self._acts, self.drawn_by
             for q in order:
                 if stock:
-                    self.hands[q].append(stock.pop())
-                    self.drawn_by.append(q)
+                    c = stock.pop()
+                    act = PLAY[c]
+                    if n == 4 and act in acts[q]:
+                        self._twice[q] += 1
+                    hands[q].append(c)
+                    acts[q].append(act)
+                    drawn.append(q)
         # M7-0.5 the winner leads; M7-8.4 a winner without cards hands the lead to his partner
-        if self.n == 4 and not self.hands[winner]:
-            winner = (winner + 2) % 4
         self.leader = winner
+        if n == 2 and self.hands[winner]:         # two players hold as many cards: the play goes on
+            self.opponent = 1 - winner
+            self.current_player = winner
+            return self._acts[winner][:]
+        if n == 4 and not self.hands[winner]:
+            self.leader = (winner + 2) % 4
         self._begin_trick()
 
     def _illegal(self, text: str) -> IllegalActionError:
         names = self.game.player_names()
-        p = self._cp
+        p = self.current_player
         if self.choosing:
             opts = " or ".join(VS[q].label for q in self._allowed_opponents(p))   # the buttons' words
             low = text.lower()
@@ -357,11 +413,22 @@ class M7State(State):
         t = self.team_points()
         return [t[p % 2] for p in range(4)]
 
+    def __deepcopy__(self, memo) -> "M7State":
+        """A deep copy that shares this module's action objects, as it shares the cards and the Game (none of
+        them ever changes): the actions kept beside the hands must stay the very objects of `PLAY`."""
+        for a in SHARED_ACTIONS:
+            memo[id(a)] = a
+        c = object.__new__(type(self))
+        memo[id(self)] = c
+        c.__dict__.update(copy.deepcopy(self.__dict__, memo))
+        return c
+
     def _snapshot(self) -> tuple:
         t = lambda cs: tuple(c.text for c in cs)  # noqa: E731
         return (tuple(t(h) for h in self.hands), t(self.stock),
                 tuple(tuple((a.text, b.text, l, o) for a, b, l, o in w) for w in self.won), t(self.trick),
-                self.leader, self.opponent, self.choosing, self._cp, self.tricks_played, tuple(self.last_opp),
+                self.leader, self.opponent, self.choosing, self.current_player, self.tricks_played,
+                tuple(self.last_opp),
                 None if self.last_trick is None else (self.last_trick[0].text, self.last_trick[1].text,
                                                        *self.last_trick[2:]))
 
@@ -376,12 +443,12 @@ class M7State(State):
             team = "" if self.n == 2 else ("North–South" if p % 2 == 0 else "East–West")
             seats.append(Seat(p, names[p], list(self.hands[p]) if visible else [None] * len(self.hands[p]),
                               team=team, score=plural(pts[p], "point") if review else "",
-                              info=plural(len(self.won[p]), "trick"), current=p == self._cp))
+                              info=plural(len(self.won[p]), "trick"), current=p == self.current_player))
         piles = []
-        if self.trick or self._cp >= 0:
+        if self.trick or self.current_player >= 0:
             piles.append(Pile("Trick", [(names[self.leader], c) for c in self.trick], kind="trick",
                               note=f"{names[self.leader]} against {names[self.opponent]}"
-                              if self.n == 4 and not self.choosing and self._cp >= 0 else ""))
+                              if self.n == 4 and not self.choosing and self.current_player >= 0 else ""))
         if self.last_trick:
             led, fol, ld, op, w = self.last_trick
             _, rule, why = trick_outcome(led, fol, self.game.options)
@@ -393,14 +460,15 @@ class M7State(State):
             for p in range(self.n):
                 piles.append(Pile(f"Won by {names[p]}", [x for a, b, l, o in self.won[p] for x in ((names[l], a), (names[o], b))],
                                   kind="won"))
-        legal = list(self.legal_actions()) if self._cp >= 0 and player in (None, self._cp) else []
-        return View(self.game.name, self.game.title, player, seats, piles, self.status(), self._cp if self._cp >= 0 else None,
+        cp = self.current_player
+        legal = list(self.legal_actions()) if cp >= 0 and player in (None, cp) else []
+        return View(self.game.name, self.game.title, player, seats, piles, self.status(), cp if cp >= 0 else None,
                     self.is_terminal(), self.result_text() if self.is_terminal() else "", legal)
 
     def progress(self) -> tuple[str, str]:
-        if self._cp == CHANCE:
+        if self.current_player == CHANCE:
             return "", ""
-        return "", f"Trick {self.tricks_played + 1}" if self._cp >= 0 else "The end"
+        return "", f"Trick {self.tricks_played + 1}" if self.current_player >= 0 else "The end"
 
     def score_table(self):
         names = self.game.player_names()
@@ -414,11 +482,11 @@ class M7State(State):
 
     def status(self) -> str:
         names = self.game.player_names()
-        if self._cp == CHANCE:
+        if self.current_player == CHANCE:
             return "The cards are about to be dealt."
-        if self._cp == TERMINAL:
+        if self.current_player == TERMINAL:
             return self.result_text()
-        p = names[self._cp]
+        p = names[self.current_player]
         if self.choosing:
             return f"{p} leads and chooses an opponent."
         if not self.trick:
@@ -441,7 +509,7 @@ class M7State(State):
         names = self.game.player_names()
         if action.__class__ is Deal:
             return f"The cards are dealt: each player gets a Joker and 6 cards; {len(action.cards) - 6 * self.n} form the stock."
-        p = names[self._cp]
+        p = names[self.current_player]
         if self.choosing:
             return f"{p} chooses to play against {names[action.data]} [M7-8.2]."
         card = action.card

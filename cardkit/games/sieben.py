@@ -10,6 +10,8 @@ The last player to play a card equal to the first card takes the trick. A game i
 """
 from __future__ import annotations
 
+import copy
+
 from ..bots import RandomBot
 from ..cards import PIQUET32, Card
 from ..errors import CardError, IllegalActionError
@@ -26,6 +28,7 @@ ROUND_TOTAL = 90                           # S7-4.3
 WIN_COUNTERS = 50
 PLAY = {c: Action(c.text, c.label, c) for c in PIQUET32.cards}   # one action object per card
 STOP = Action("stop", "end the trick", data="stop")
+SHARED_ACTIONS = (*PLAY.values(), STOP)   # every action object of the module (see __deepcopy__)
 COUNTER = [COUNTS.get(c.rank, 0) for c in PIQUET32.cards]        # by card index
 NAMES = {2: ["Bert", "Anna"], 3: ["Bert", "Anna", "Carla"], 4: ["North", "East", "South", "West"]}
 TEAMS = ["North–South", "East–West"]
@@ -117,6 +120,12 @@ class Sieben(Game):
         # EQ[led.index][card.index]: does card count as equal to the trick's first card (S7-1, S7-7.4)
         self._eq = [[equal_to(a, b, w)[0] for b in PIQUET32.cards] for a in PIQUET32.cards]
         self.target_points = o["difference_target"] if o["score_difference"] else o["target"]
+        # what the play looks at, read once (kept here, not in each state: a state's attributes stay few)
+        self._only_beaten = o["continue_only_if_beaten"]
+        self._side_continues = o["who_continues"] == "side" and n == 4
+        self._winner_draws = o["draw_order"] == "winner"
+        self._four = o["four_of_a_kind"]
+        self._orders = [tuple((p + k) % n for k in range(n)) for p in range(n)]   # seat order from each seat
 
     def sides(self) -> list[list[int]]:
         """With 4 players the partners opposite win or lose together."""
@@ -165,18 +174,15 @@ class Sieben(Game):
 
 
 class SiebenState(State):
+    current_player = CHANCE                     # a plain attribute the game sets, not the base class's property
+
     # set up --------------------------------------------------------------------------------------
     def _start(self) -> None:
-        g = self.game
-        o = g.options
-        n = self.n = g.num_players
-        self.sides = 2 if n == 4 else n
-        self._eqt = g._eq
-        self._only_beaten = o["continue_only_if_beaten"]
-        self._side_continues = o["who_continues"] == "side" and n == 4
-        self._winner_draws = o["draw_order"] == "winner"
-        self._four = o["four_of_a_kind"]
+        # (a state's attributes are kept below 30: past that, Python 3.11 gives the instance a plain dict and
+        # every attribute and method lookup on it gets slower; the options the play reads live on the Game)
+        n = self.n = self.game.num_players
         self.hands: list[list[Card]] = [[] for _ in range(n)]
+        self._acts: list[list[Action]] = [[] for _ in range(n)]   # per player: PLAY[c] of his hand, same order
         self.stock: list[Card] = []             # the top of the stock is the END of the list
         self.trick: list[tuple[int, Card]] = []  # (player, card) in the order played
         self.won: list[list[tuple]] = [[] for _ in range(n)]   # per player: the tricks he took
@@ -191,10 +197,15 @@ class SiebenState(State):
         self.last_trick: tuple | None = None    # (trick, winner, counters) of the last trick
         self.round_no = 0
         self.dealer = n - 1                     # S7-3.5: seat 0 leads the first round, the last seat deals
-        self.points = [0] * self.sides          # game points per side
+        self.points = [0] * (2 if n == 4 else n)   # game points per side
         self.rounds: list[dict] = []            # each finished round: counters, winner, points, why
         self.drawn_by: list[int] = []           # this round: who drew each stock card, in order (resample)
-        self._cp = CHANCE
+        self.current_player = CHANCE
+
+    @property
+    def sides(self) -> int:
+        """How many sides play: two teams with 4 players, else each player alone."""
+        return 2 if self.n == 4 else self.n
 
     def side(self, p: int) -> int:
         return p % 2 if self.n == 4 else p
@@ -212,8 +223,9 @@ class SiebenState(State):
         cards = deal.cards
         n = self.n
         self.round_no += 1
-        self.hands = [list(cards[HAND * p:HAND * (p + 1)]) for p in range(n)]
-        self.stock = list(cards[HAND * n:])[::-1]
+        self.hands = hands = [list(cards[HAND * p:HAND * (p + 1)]) for p in range(n)]
+        self._acts = [[*map(PLAY.__getitem__, h)] for h in hands]
+        self.stock = list(cards[:HAND * n - 1:-1])   # the rest, its first card on top (the list's end)
         self.trick = []
         self.won = [[] for _ in range(n)]
         self.counters = [0] * n
@@ -221,66 +233,66 @@ class SiebenState(State):
         self.deciding = False
         self.drawn_by = []
         self.leader = (self.dealer + 1) % n          # the player on the dealer's left leads (S7-3.5)
-        self._cp = self.leader
-        if self._four:
+        self.current_player = self.leader
+        if self.game._four:
             self._check_four([(self.leader + k) % n for k in range(n)])
 
     # the trick -----------------------------------------------------------------------------------
     def _legal(self) -> list:
-        hand = self.hands[self._cp]
         if self.deciding:
             eq = self.eqrow
-            out = [PLAY[c] for c in hand if eq[c.index]]
+            out = [PLAY[c] for c in self.hands[self.current_player] if eq[c.index]]
             out.append(STOP)
             return out
-        return [PLAY[c] for c in hand]
+        return self._acts[self.current_player][:]
 
-    def _apply(self, action) -> None:
+    def _apply(self, action) -> list | None:
+        # returns the next player's legal actions where they are at hand (the protocol then skips _legal)
         card = action.card
         if card is None:                          # "stop": the decider ends the trick (S7-2.5)
-            self._next_decider()
-            return
-        p = self._cp
-        self.hands[p].remove(card)
+            return self._next_decider()
+        p = self.current_player
+        # the hand and its actions are kept in step; the card is found among the actions, which compare
+        # by identity at C speed (cards define an order, so comparing two cards runs Python code)
+        acts = self._acts[p]
+        i = acts.index(PLAY[card])
+        del acts[i]
+        del self.hands[p][i]
         trick = self.trick
         trick.append((p, card))
-        if self.deciding:                         # S7-2.2: the trick is continued with an equal card
-            self.deciding = False
+        if self.deciding or len(trick) == 1:
+            if self.deciding:                     # S7-2.2: the trick is continued with an equal card
+                self.deciding = False
+            else:                                 # a new trick is led (S7-1.1)
+                self.first = card
+                self.eqrow = self.game._eq[card.index]
             self.holder = p
             self.pending = self.n - 1
-            self._cp = (p + 1) % self.n
-            return
-        if len(trick) == 1:                       # a new trick is led (S7-1.1)
-            self.first = card
-            self.eqrow = self._eqt[card.index]
-            self.holder = p
-            self.pending = self.n - 1
-            self._cp = (p + 1) % self.n
-            return
-        eq = self.eqrow
-        if eq[card.index]:                        # an equal card beats (S7-1.2 … S7-1.4, S7-7.4)
-            self.holder = p
-        pending = self.pending - 1
-        self.pending = pending
-        if pending:
-            self._cp = (p + 1) % self.n
-            return
-        # everyone has answered: the leader may continue (S7-2.2) — or, under S7-8.5, his partner
-        ld = self.leader
-        self._stage = 1
-        if not self._only_beaten or self.side(self.holder) != self.side(ld):
-            for x in self.hands[ld]:
-                if eq[x.index]:
-                    self.deciding = True
-                    self._cp = ld
-                    return
-        self._next_decider()
+        else:
+            eq = self.eqrow
+            if eq[card.index]:                    # an equal card beats (S7-1.2 … S7-1.4, S7-7.4)
+                self.holder = p
+            self.pending -= 1
+            if not self.pending:
+                # everyone has answered: the leader may continue (S7-2.2) — or, under S7-8.5, his partner
+                ld = self.leader
+                self._stage = 1
+                g = self.game
+                if not g._only_beaten or self.side(self.holder) != self.side(ld):
+                    for x in self.hands[ld]:
+                        if eq[x.index]:
+                            self.deciding = True
+                            self.current_player = ld
+                            return None
+                return self._next_decider() if g._side_continues else self._end_trick()
+        q = self.current_player = (p + 1) % self.n   # the next player answers
+        return self._acts[q][:]
 
     def _may_continue(self, c: int) -> bool:
         hand = self.hands[c]
         if not hand:
             return False
-        if self._only_beaten and self.side(self.holder) == self.side(c):
+        if self.game._only_beaten and self.side(self.holder) == self.side(c):
             return False                          # S7-7.1: only after being beaten
         eq = self.eqrow
         for x in hand:
@@ -288,18 +300,20 @@ class SiebenState(State):
                 return True
         return False                              # S7-2.3: no card to continue with
 
-    def _next_decider(self) -> None:
-        while self._stage < (2 if self._side_continues else 1):
+    def _next_decider(self) -> list | None:
+        while self._stage < (2 if self.game._side_continues else 1):
             c = self.leader if self._stage == 0 else (self.leader + 2) % 4
             self._stage += 1
             if self._may_continue(c):
                 self.deciding = True
-                self._cp = c
-                return
+                self.current_player = c
+                return None
         self.deciding = False
-        self._end_trick()
+        return self._end_trick()
 
-    def _end_trick(self) -> None:
+    def _end_trick(self) -> list | None:
+        """The trick is taken, the hands are filled up from the stock; the winner's legal actions if he leads
+        next, None if the round is over."""
         winner = self.holder
         trick = tuple(self.trick)
         value = 0
@@ -312,34 +326,27 @@ class SiebenState(State):
         hands = self.hands
         stock = self.stock
         if stock:                                 # S7-3.1 / S7-3.2: draw in turn back to 4 cards
-            n = self.n
-            first = winner if self._winner_draws else self.leader
+            g = self.game
+            first = winner if g._winner_draws else self.leader
             need = HAND - len(hands[first])
             drawn = self.drawn_by
-            if n == 2:
-                a, b = hands[first], hands[1 - first]
-                for _ in range(need):
+            order = g._orders[first]
+            acts = self._acts
+            for _ in range(need):
+                for q in order:
                     if stock:
-                        a.append(stock.pop())
-                        drawn.append(first)
-                    if stock:
-                        b.append(stock.pop())
-                        drawn.append(1 - first)
-                order = (first, 1 - first)
-            else:
-                order = [(first + k) % n for k in range(n)]
-                for _ in range(need):
-                    for q in order:
-                        if stock:
-                            hands[q].append(stock.pop())
-                            drawn.append(q)
-            if self._four and self._check_four(order):
-                return
+                        c = stock.pop()
+                        hands[q].append(c)
+                        acts[q].append(PLAY[c])
+                        drawn.append(q)
+            if g._four and self._check_four(order):
+                return None
         if not hands[winner]:                     # S7-3.4: all cards are played
             self._end_round(None)
-            return
+            return None
         self.leader = winner                      # S7-3.3: the winner leads the next trick
-        self._cp = winner
+        self.current_player = winner
+        return self._acts[winner][:]
 
     def _check_four(self, order) -> bool:
         """S7-7.3: a player holding four equal cards wins the round at once (the first in `order`)."""
@@ -416,13 +423,13 @@ class SiebenState(State):
         target = g.target_points
         best = max(self.points)
         if o["match"] == "round" or (best >= target and self.points.count(best) == 1):
-            self._cp = TERMINAL                                    # S7-5.1 (a tie plays on)
+            self.current_player = TERMINAL                         # S7-5.1 (a tie plays on)
         else:
-            self._cp = CHANCE
+            self.current_player = CHANCE
 
     def _illegal(self, text: str) -> IllegalActionError:
         names = self.game.player_names()
-        p = self._cp
+        p = self.current_player
         who = names[p]
         t = text.strip().lower()
         if t in ("stop", "end the trick", "end"):
@@ -464,13 +471,23 @@ class SiebenState(State):
     def _scores(self) -> list:
         return [self.points[self.side(p)] for p in range(self.n)]
 
+    def __deepcopy__(self, memo) -> "SiebenState":
+        """A deep copy that shares this module's action objects, as it shares the cards and the Game (none of
+        them ever changes): the actions kept beside the hands must stay the very objects of `PLAY`."""
+        for a in SHARED_ACTIONS:
+            memo[id(a)] = a
+        c = object.__new__(type(self))
+        memo[id(self)] = c
+        c.__dict__.update(copy.deepcopy(self.__dict__, memo))
+        return c
+
     def _snapshot(self) -> tuple:
         t = lambda cs: tuple(c.text for c in cs)  # noqa: E731
         tr = lambda tk: tuple((p, c.text) for p, c in tk)  # noqa: E731
         return (tuple(t(h) for h in self.hands), t(self.stock), tr(self.trick),
                 tuple(tuple(tr(x) for x in w) for w in self.won), tuple(self.counters),
                 self.first.text if self.first else None, self.leader, self.holder, self.pending, self.deciding,
-                self._stage, self._cp, self.round_no, self.dealer, tuple(self.points),
+                self._stage, self.current_player, self.round_no, self.dealer, tuple(self.points),
                 None if self.last_trick is None else (tr(self.last_trick[0]), *self.last_trick[1:]),
                 tuple(tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in r.items()))
                       for r in self.rounds))
@@ -480,6 +497,7 @@ class SiebenState(State):
         c = object.__new__(type(self))
         c.__dict__.update(self.__dict__)
         c.hands = [list(h) for h in self.hands]
+        c._acts = [list(a) for a in self._acts]
         c.stock = list(self.stock)
         c.trick = list(self.trick)
         c.won = [list(w) for w in self.won]
@@ -513,9 +531,9 @@ class SiebenState(State):
             seats.append(Seat(p, names[p], hand, team=TEAMS[p % 2] if n == 4 else "",
                               score=plural(self.points[self.side(p)], "point"),
                               info=f"{plural(self.counters[p], 'counter')} in {plural(cards, 'card')} won",
-                              current=p == self._cp))
+                              current=p == self.current_player))
         piles = []
-        if self.trick or self._cp >= 0:
+        if self.trick or self.current_player >= 0:
             note = ""
             if self.trick:
                 note = f"first card {self.first.label} · held by {names[self.holder]}"
@@ -532,15 +550,16 @@ class SiebenState(State):
                 piles.append(Pile(f"Won by {names[p]}", won, kind="won"))
             else:                                 # won cards lie face down (S7-4.4)
                 piles.append(Pile(f"Won by {names[p]}", [], count=len(won), kind="won"))
-        legal = list(self.legal_actions()) if self._cp >= 0 and player in (None, self._cp) else []
-        term = self._cp == TERMINAL
-        return View(g.name, g.title, player, seats, piles, self.status(), self._cp if self._cp >= 0 else None,
+        cp = self.current_player
+        legal = list(self.legal_actions()) if cp >= 0 and player in (None, cp) else []
+        term = cp == TERMINAL
+        return View(g.name, g.title, player, seats, piles, self.status(), cp if cp >= 0 else None,
                     term, self.result_text() if term else "", legal)
 
     def progress(self) -> tuple[str, str]:
-        if self._cp == CHANCE:
+        if self.current_player == CHANCE:
             return f"Round {self.round_no + 1}", ""
-        if self._cp == TERMINAL:
+        if self.current_player == TERMINAL:
             return f"Round {self.round_no}", "End of the game"
         return f"Round {self.round_no}", f"Trick {sum(len(w) for w in self.won) + 1}"
 
@@ -568,11 +587,11 @@ class SiebenState(State):
 
     def status(self) -> str:
         names = self.game.player_names()
-        if self._cp == CHANCE:
+        if self.current_player == CHANCE:
             return f"Round {self.round_no + 1}: {names[self.dealer]} is about to deal."
-        if self._cp == TERMINAL:
+        if self.current_player == TERMINAL:
             return self.result_text()
-        p = names[self._cp]
+        p = names[self.current_player]
         prefix = ""
         if not self.trick and self.last_trick is None and self.rounds:
             prefix = f"Last {self.round_text(self.rounds[-1])}. "
@@ -606,7 +625,7 @@ class SiebenState(State):
             if after is not None and len(after.rounds) > len(self.rounds):
                 line += " " + self._four_text(after)
             return line
-        p = self._cp
+        p = self.current_player
         who = names[p]
         ahead = after is None      # a move not yet made (the Hint): say nothing that hangs on unseen cards
         if ahead:
@@ -642,11 +661,11 @@ class SiebenState(State):
             line += f" {names[w]} takes the trick{why}: {len(tk)} cards, {v} counters [S7-2.4]."
             drawn = len(self.stock) - len(after.stock)
             if drawn:
-                first = w if self._winner_draws else self.leader
+                first = w if self.game._winner_draws else self.leader
                 k = drawn // self.n
                 line += f" {names[first]} draws first, {k} card{'s' if k > 1 else ''} each [S7-3.1]."
-        elif after.deciding and (not self.deciding or after._cp != p):
-            line += f" {names[after._cp]} may continue the trick or end it."
+        elif after.deciding and (not self.deciding or after.current_player != p):
+            line += f" {names[after.current_player]} may continue the trick or end it."
         if len(after.rounds) > len(self.rounds):
             r = after.rounds[-1]
             if r["why"] == "four":
@@ -656,7 +675,7 @@ class SiebenState(State):
                 text = after.round_text(r)
                 line += f" {names[after.last_trick[1]]} adds 10 for the last trick [S7-4.2]. " \
                         f"{text[0].upper()}{text[1:]} [S7-5]."
-            if after._cp == TERMINAL and self.game.options["match"] == "game":
+            if after.current_player == TERMINAL and self.game.options["match"] == "game":
                 line += " " + after.result_text()
         return line
 
@@ -669,10 +688,10 @@ class SiebenState(State):
         hand = self.hands[ld]
         if not hand:
             return ""
-        holder = self._cp if self.eqrow[card.index] else self.holder
-        if self._only_beaten and self.side(holder) == self.side(ld):
+        holder = self.current_player if self.eqrow[card.index] else self.holder
+        if self.game._only_beaten and self.side(holder) == self.side(ld):
             return f" ({names[ld]} holds it and may continue only after being beaten [S7-7.1])"
-        if self._side_continues:
+        if self.game._side_continues:
             return ""
         # only what the table sees: the leader was not offered to continue (never which cards he holds)
         return f" ({names[ld]} cannot continue: no card equal to {self.first.label} in hand [S7-2.3])"
@@ -969,8 +988,8 @@ class RuleBot:
         mine = set(state.hands[me])
         theirs = [c for c in state.game._deck if c not in played and c not in mine]
         root = state._copy()
-        root.hands = [list(h) for h in state.hands]
         root.hands[opp] = theirs
+        root._acts[opp] = [PLAY[c] for c in theirs]
         rounds0 = len(state.rounds)
         memo = self._memo
         if len(memo) > 200_000:
@@ -979,8 +998,8 @@ class RuleBot:
 
         def key(s):
             return (tuple(sorted(c.index for c in s.hands[0])), tuple(sorted(c.index for c in s.hands[1])),
-                    tuple((p, c.index) for p, c in s.trick), s._cp, s.deciding, s.holder, s.leader, s.pending,
-                    s._stage, tuple(s.counters), s.game)
+                    tuple((p, c.index) for p, c in s.trick), s.current_player, s.deciding, s.holder, s.leader,
+                    s.pending, s._stage, tuple(s.counters), s.game)
 
         def value(s):
             r = s.rounds[-1]
@@ -996,7 +1015,7 @@ class RuleBot:
             if v is not None:
                 return v
             acts = s._legal()
-            maxing = s._cp == me
+            maxing = s.current_player == me
             best = None
             for a in acts:
                 t = s._copy()

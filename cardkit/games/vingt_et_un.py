@@ -28,6 +28,7 @@ from ..options import Option
 from ..rng import Rng
 from ..rules import Table
 from ..view import Odds, Pile, Seat, View, plural
+from ._posting import post
 
 # --- card values (VU-0.1) ------------------------------------------------------------------------------
 VALUE = {"7": 7, "8": 8, "9": 9, "10": 10, "J": 1, "Q": 1, "K": 2, "A": 11}
@@ -413,6 +414,25 @@ def perm_digits(x: int) -> list:
     return ds
 
 
+def deal_cards(code: int):
+    """The cards of the deal numbered `code`, top first: card i is number digit[i] of `perm_digits(code)` among
+    the cards left, in the pack's order. Only the number modulo 32! counts (its 32 digits); `_give` takes
+    them from the number itself, one at a time."""
+    return map(list(PIQUET32.cards).pop, perm_digits(code % _PERMS))
+
+
+def deal_number(cards) -> int:
+    """The number of a deal of the 32 cards: the inverse of `deal_cards`."""
+    rest = list(PIQUET32.cards)
+    x, m = 0, 1
+    for i, c in enumerate(cards):
+        j = rest.index(c)
+        del rest[j]
+        x += j * m
+        m *= 32 - i
+    return x
+
+
 STAKE, DRAW, BANK, BETWEEN = 0, 1, 2, 3
 STAKES = (1, 2, 5, 10)
 STAKE_ACTIONS = {k: Action(f"stake {k}", f"stake {k}", data=k) for k in STAKES}
@@ -443,12 +463,16 @@ class VingtEtUn(Game):
         super().__init__(**options)
         o = self.options
         self.mode = 0 if o["ace"] == "eleven" else 1
+        self.coups = o["coups"]
         self.double = o["natural"] == "double"
         self.fixed = o["bank_rule"] == "fixed"
         self.stake_actions = [STAKE_ACTIONS[k] for k in STAKES if k <= o["limit"]]
         self.next_bank = o["next_bank"]
         n = self.num_players
         self.orders = [tuple((b + 1 + k) % n for k in range(n - 1)) for b in range(n)]   # from the bank's left
+        self.deal_orders = [(*o, b) for b, o in enumerate(self.orders)]                 # and the bank last
+        self.per_seat = (0,) * n                     # a list with a slot per seat is a copy of this: [*per_seat]
+        self.bank_shown = [tuple(p == b for p in range(n)) for b in range(n)]   # and hands shown: the bank's
         self._tables = None
 
     def player_names(self) -> list[str]:
@@ -458,16 +482,15 @@ class VingtEtUn(Game):
         return list(PIQUET32.cards)
 
     def random_deal(self, rng: Rng) -> Deal:
-        """A uniform shuffle of the pack from two 64-bit draws: a number below 32! (rejection sampling,
-        no bias), read as the permutation's digits in the factorial number system (`perm_digits`). A coup
-        uses few of its cards, so one draw per card (a Fisher-Yates shuffle) would cost more than its play."""
+        """A uniform shuffle of the pack from two 64-bit draws: a number below the largest multiple of 32!
+        that 128 bits hold (rejection sampling, no bias), whose value modulo 32! numbers the order: its digits
+        in the factorial number system (`perm_digits`). A coup uses few of its cards, so one draw per card (a
+        Fisher-Yates shuffle) would cost more than its play; and the cards are worked out from the number
+        only as they are given (`Deal.coded`, `_give`)."""
         while True:
             x = (rng.next64() << 64) | rng.next64()
             if x < _LIMIT:
-                break
-        rest = list(PIQUET32.cards)
-        pop = rest.pop
-        return Deal([pop(j) for j in perm_digits(x % _PERMS)])
+                return Deal.coded(x, deal_cards)   # the play reads its cards from the number, as they are given
 
     def stack(self, hands, stock="", bank: int | None = None) -> str:
         """The deal text of a coup: `hands` in seat order — each player's first two cards, the bank's own
@@ -504,196 +527,266 @@ class VingtEtUn(Game):
         return {"random": RandomBot, "careful": CarefulBot, "rule-based": RuleBot}
 
 
+# A hand's value as one int, its key: the non-Ace points plus MAXS for each Ace (a hand stops at 22 or more, so
+# its points stay below 32 and its Aces below 5). KEY_ADD by card index; TOTAL_OF[mode][key] is the total.
+KEY_ADD = [MAXS if IS_ACE[i] else PTS[i] for i in range(32)]
+KEY_OF = {c: KEY_ADD[c.index] for c in PIQUET32.cards}
+TOTAL_OF = [[TOTALS[m][k // MAXS][k % MAXS] for k in range(5 * MAXS)] for m in (0, 1)]
+# RESULT_OF[mode][key]: the result code of a finished hand of three or more cards (with two: 21 is NATURAL)
+RESULT_OF = [[result_code(t, 3) for t in tots] for tots in TOTAL_OF]
+# MULTIPLE[double][bank's code][player's code]: the settlement table (`multiple`) by the bank's result
+_CODES = (*range(22), DEAD, NATURAL)
+MULTIPLE = [{bc: [multiple(bc, pc, dbl) if pc in _CODES else 0 for pc in range(NATURAL + 1)] for bc in _CODES}
+            for dbl in (False, True)]
+
+
 class VingtEtUnState(State):
+    """A sitting. The play keeps only what decides it: the cards, the stakes, who is dead. The money (``ledger``,
+    ``log``, ``scores``) is worked out from the coups played (``_coups``) when it is looked at: the entries of
+    a coup follow from its hands and stakes by the rules (VU-1.2, VU-1.5, VU-3), in the order they were made."""
+    current_player = CHANCE                      # an attribute the play sets, not the base class's property
+
     # set up --------------------------------------------------------------------------------------------
     def _start(self) -> None:
         g = self.game
         n = self.n = g.num_players
         self.names = g.player_names()
-        self.mode = g.mode
-        self.tot = TOTALS[g.mode]
-        self.ledger = Ledger(self.names)
+        self._tot = TOTAL_OF[g.mode]
         self.bank = n - 1                        # VU-2.2: the last seat holds the first bank (kit's choice)
         self.coup = 0                            # coups finished
-        self.coups = g.options["coups"]
         self.phase = BETWEEN
-        self.order: list[int] = []               # the players from the bank's left (VU-1.1)
+        self.order: tuple = ()                   # the players from the bank's left (VU-1.1)
         self.k = 0                               # whose turn in `order`
-        self.cards: tuple = ()                   # this coup's deal
-        self.top = 0                             # the next card of the deal to give
+        self._dealt = None                       # this coup's Deal
+        self._code = 0                           # the digits of its number not yet used (`perm_digits`) and
+        self._rest: list[Card] = []              # the cards not yet given, in the pack's order
         self.hands: list[list[Card]] = [[] for _ in range(n)]
-        self.hs = [0] * n                        # non-Ace points per hand
-        self.ha = [0] * n                        # Aces per hand
+        self.keys = [0] * n                      # each hand's value key (KEY_ADD)
         self.stake = [0] * n
-        self.dead = [False] * n
         self.shown = [False] * n                 # hands shown to all: the bank's, a dead player's (VU-3.8)
-        self.log: list[tuple] = []               # per coup: (coup, bank, bank result, results, balances)
-        self.last = None                         # the last coup: (hands, bank, bank result, results)
-        self._cp = CHANCE
+        self._coups: list[tuple] = []            # per coup played: (coup, bank, order, hands, stakes, shown)
+        self._ledger = Ledger(self.names)        # `ledger`, posted up to `_posted`: (coups, entries of the next)
+        self._posted = (0, 0)
+        self._log: list[tuple] = []              # `log` as far as it has been read
+        self.current_player = CHANCE
+
+    # the money and the coups played, worked out when looked at ----------------------------------------
+    def _result_codes(self, coup: tuple) -> tuple:
+        """The bank's result code and the results of a coup played: ((player, stake, result code, multiple),
+        …) in the players' order, by the settlement table (VU-3)."""
+        _, b, order, hands, stake, _ = coup
+        result = RESULT_OF[self.game.mode]
+        codes = []
+        for h in hands:
+            c = result[sum(map(KEY_OF.__getitem__, h))]
+            codes.append(NATURAL if c == TWENTYONE and len(h) == 2 else c)
+        bcode = codes[b]
+        mult = MULTIPLE[self.game.double][bcode]
+        return bcode, tuple((p, stake[p], codes[p], mult[codes[p]]) for p in order)
+
+    def _entries(self, coup: tuple, settled: bool) -> list:
+        """The ledger entries of a coup, in the order they were made: the stakes (VU-1.2), a dead player's
+        stake to the bank (VU-1.5), then, once the coup is `settled`, the settlement (VU-3)."""
+        c, b, order, hands, stake, shown = coup
+        names = self.names
+        bank = names[b]
+        out = [(names[p], TABLE, stake[p], "stake", "VU-1.2", c) for p in order if stake[p]]
+        out += [(TABLE, bank, stake[p], "dead: the stake to the bank", "VU-1.5", c) for p in order if shown[p]]
+        if settled:
+            for p, st, pc, m in self._result_codes(coup)[1]:
+                if pc == DEAD:
+                    if m == -2:
+                        out.append((names[p], bank, st, "dead against a 21: a second stake", "VU-3", c))
+                elif m < 0:
+                    out.append((TABLE, bank, st, "the stake to the bank", "VU-3", c))
+                    if m == -2:
+                        out.append((names[p], bank, st, "a second stake to the bank", "VU-3", c))
+                else:
+                    out.append((TABLE, names[p], st, "the stake back", "VU-3", c))
+                    out.append((bank, names[p], m * st, "won from the bank", "VU-3", c))
+        return out
+
+    @property
+    def ledger(self) -> Ledger:
+        """The sitting's money in units (VU-1.2, VU-1.5, VU-3): every coup's entries, posted when the ledger is
+        read (`_posting.post`), those of the coup in play as far as it has gone."""
+        current = None
+        if self.phase != BETWEEN:
+            current = (self.coup + 1, self.bank, self.order, self.hands, self.stake, self.shown)
+        self._posted = post(self._ledger, self._posted, self._coups, self._entries, current)
+        return self._ledger
+
+    @property
+    def log(self) -> list[tuple]:
+        """Per coup played: (coup, bank, the bank's result, results, everyone's balance after it). The balances
+        are counted from the ledger's entries, each tagged with its coup."""
+        log, coups = self._log, self._coups
+        if len(log) < len(coups):
+            names = self.names
+            entries = self.ledger.entries
+            bal = dict.fromkeys(names, 0)
+            i = 0
+            for k, coup in enumerate(coups):
+                c = coup[0]
+                while i < len(entries) and entries[i][0] <= c:
+                    _, payer, payee, amount, _, _ = entries[i]
+                    if payer in bal:
+                        bal[payer] -= amount
+                    if payee in bal:
+                        bal[payee] += amount
+                    i += 1
+                if k >= len(log):
+                    log.append((c, coup[1], *self._result_codes(coup), tuple(bal[x] for x in names)))
+        return log
+
+    @property
+    def last(self):
+        """The last coup played: (hands, bank, the bank's result, results, hands shown), or None."""
+        if not self._coups:
+            return None
+        coup = self._coups[-1]
+        return (coup[3], coup[1], *self._result_codes(coup), coup[5])
+
+    @property
+    def dead(self) -> list[bool]:
+        """Who is dead in this coup (VU-1.5): the players whose hands are shown (the bank's always is)."""
+        return [self.shown[p] and p in self.order for p in range(self.n)]
+
+    @property
+    def coups(self) -> int:
+        """Coups in the sitting (VU-0.2)."""
+        return self.game.coups
+
+    @property
+    def top(self) -> int:
+        """How many cards of this coup's deal have been given."""
+        return 32 - len(self._rest) if self._dealt is not None else 0
+
+    @property
+    def cards(self) -> tuple:
+        """This coup's deal, all its cards (the play works out only those it gives, from the deal's number)."""
+        return self._dealt.cards if self._dealt is not None else ()
 
     # dealing -----------------------------------------------------------------------------------------
-    def _give(self, p: int, c: Card) -> None:
+    def _give(self, p: int) -> int:
+        """The deal's next card to `p` (its next digit, `perm_digits`, picks it among the cards left);
+        returns `p`'s new total."""
+        rest = self._rest
+        self._code, j = divmod(self._code, len(rest))
+        c = rest.pop(j)
         self.hands[p].append(c)
-        i = c.index
-        if IS_ACE[i]:
-            self.ha[p] += 1
-        else:
-            self.hs[p] += PTS[i]
-        self.top += 1
+        k = self.keys[p] = self.keys[p] + KEY_ADD[c.index]
+        return self._tot[k]
 
     def total(self, p: int) -> int:
-        s = self.hs[p]
-        return self.tot[self.ha[p]][s if s < MAXS else MAXS - 1]
+        return self._tot[self.keys[p]]
 
-    def _deal(self, deal: Deal) -> None:
+    def _deal(self, deal: Deal) -> list:
         n, b = self.n, self.bank
-        self.cards = cards = deal.cards
-        self.hands = [[] for _ in range(n)]
-        self.hs = [0] * n
-        self.ha = [0] * n
-        self.stake = [0] * n
-        self.dead = [False] * n
-        self.shown = [False] * n
-        self.shown[b] = True                     # the bank's cards lie face up (VU-1.1, VU-2)
-        order = self.order = self.game.orders[b]
-        hands, hs, ha = self.hands, self.hs, self.ha
-        i = 0
-        for p in (*order, b):                    # VU-1.1: one card face down to each from the bank's left,
-            c = cards[i]                         # the bank's own last, face up
-            hands[p].append(c)
-            ci = c.index
-            if IS_ACE[ci]:
-                ha[p] += 1
-            else:
-                hs[p] += PTS[ci]
-            i += 1
-        self.top = i
+        self._dealt = deal
+        code = deal.code if deal.code is not None else deal_number(deal.cards)
+        g = self.game
+        rest = self._rest = [*PIQUET32.cards]
+        self.stake = [*g.per_seat]
+        self.shown = [*g.bank_shown[b]]          # the bank's cards lie face up (VU-1.1, VU-2)
+        self.order = order = g.orders[b]
+        hands = self.hands = [*g.per_seat]       # (every seat gets its hand here)
+        keys = self.keys                         # (every seat's key is set here)
+        for p in g.deal_orders[b]:               # VU-1.1: one card face down to each from the bank's left,
+            code, j = divmod(code, len(rest))    # the bank's own last, face up (each card as `_give` gives it)
+            c = rest.pop(j)
+            hands[p] = [c]
+            keys[p] = KEY_ADD[c.index]
+        self._code = code
         self.phase = STAKE
         self.k = 0
-        self._cp = order[0]
+        self.current_player = order[0]
+        return [*g.stake_actions]
 
     # play ----------------------------------------------------------------------------------------------
+    # `_deal`, `_apply` return the next position's legal actions when it is a player's (as `_legal` gives them)
     def _legal(self) -> list:
         if self.phase == STAKE:
-            return list(self.game.stake_actions)
-        if self.top < 32:
+            return [*self.game.stake_actions]
+        if self._rest:
             return [DRAW_A, STAND_A]
         return [STAND_A]                         # VU-1.6: the pack is spent
 
-    def _apply(self, action) -> None:
+    def _apply(self, action) -> list | None:
         d = action.data
-        p = self._cp
-        if self.phase == STAKE:                  # VU-1.2
+        p = self.current_player
+        phase = self.phase
+        if phase == STAKE:                       # VU-1.2
             self.stake[p] = d
-            self.ledger.transfer(self.names[p], TABLE, d, "stake", "VU-1.2", self.coup + 1)
-            self.k += 1
-            if self.k < len(self.order):
-                self._cp = self.order[self.k]
-                return
-            cards = self.cards
-            for q in self.order:                 # VU-1.3: a second card to all, from the left again
-                self._give(q, cards[self.top])
+            order = self.order
+            k = self.k = self.k + 1
+            if k < len(order):
+                self.current_player = order[k]
+                return [*self.game.stake_actions]
+            for q in order:                      # VU-1.3: a second card to all, from the left again
+                self._give(q)
             self.phase = DRAW
             self.k = 0
-            self._cp = self.order[0]
-            return
-        if self.phase == DRAW:
+            self.current_player = order[0]
+            return [DRAW_A, STAND_A]             # a full pack has cards left after the second round
+        if phase == DRAW:
             if d == "draw":                      # VU-1.4: another card on request
-                self._give(p, self.cards[self.top])
-                if self.total(p) > 21:           # VU-1.5: dead at once
-                    self.dead[p] = True
+                if self._give(p) > 21:           # VU-1.5: dead at once, the hand shown, the stake to the bank
                     self.shown[p] = True
-                    self.ledger.transfer(TABLE, self.names[self.bank], self.stake[p], "dead: the stake to the bank",
-                                         "VU-1.5", self.coup + 1)
-                    self._next_player()
-                elif self.top >= 32:
-                    self._next_player()          # VU-1.6: no card left to ask for
-                return
-            self._next_player()
-            return
-        # the bank's own choice (VU-2.1, reading "free")
-        if d == "draw":
-            b = self.bank
-            self._give(b, self.cards[self.top])
-            if self.total(b) >= 21 or self.top >= 32:
-                self._settle()
-            return
+                elif self._rest:
+                    return [DRAW_A, STAND_A]
+            return self._next_player()           # stands, is dead, or has no card left to ask for (VU-1.6)
+        # the bank's own choice (VU-2.1, reading "free"): it draws on below 21 while cards are left
+        if d == "draw" and self._give(p) < 21 and self._rest:
+            return [DRAW_A, STAND_A]
         self._settle()
+        return None
 
-    def _next_player(self) -> None:
-        self.k += 1
-        if self.k < len(self.order):
-            self._cp = self.order[self.k]
-            return
+    def _next_player(self) -> list | None:
+        k = self.k = self.k + 1
+        if k < len(self.order):
+            self.current_player = self.order[k]
+            return [DRAW_A, STAND_A] if self._rest else [STAND_A]
         # VU-2: the bank gives itself cards, face up
         b = self.bank
-        if self.top < 32:
-            self._give(b, self.cards[self.top])
+        t = self._give(b) if self._rest else self.total(b)
         if self.game.fixed:
-            while self.total(b) < STAND_ON and self.top < 32:
-                self._give(b, self.cards[self.top])
-            self._settle()
-        elif self.total(b) >= 21 or self.top >= 32:
-            self._settle()
-        else:
+            while t < STAND_ON and self._rest:
+                t = self._give(b)
+        elif t < 21 and self._rest:
             self.phase = BANK
-            self._cp = b
+            self.current_player = b
+            return [DRAW_A, STAND_A]
+        self._settle()
+        return None
 
     def _settle(self) -> None:
-        """VU-3: every player against the bank, by the table; then the bank passes (VU-2.2)."""
-        n, b = self.n, self.bank
-        names = self.names
-        led = self.ledger
-        coup = self.coup + 1
-        tot = self.tot
-        bh = self.hs[b]
-        bcode = result_code(tot[self.ha[b]][bh if bh < MAXS else MAXS - 1], len(self.hands[b]))
-        double = self.game.double
-        bank_name = names[b]
-        results = []
-        for p in self.order:
-            st = self.stake[p]
-            if self.dead[p]:
-                pc = DEAD
-                m = -2 if bcode == NATURAL or bcode == TWENTYONE else -1
-                if m == -2:
-                    led.transfer(names[p], bank_name, st, "dead against a 21: a second stake", "VU-3", coup)
-            else:
-                s = self.hs[p]
-                pc = result_code(tot[self.ha[p]][s if s < MAXS else MAXS - 1], len(self.hands[p]))
-                m = multiple(bcode, pc, double)
-                if m < 0:
-                    led.transfer(TABLE, bank_name, st, "the stake to the bank", "VU-3", coup)
-                    if m == -2:
-                        led.transfer(names[p], bank_name, st, "a second stake to the bank", "VU-3", coup)
-                else:
-                    led.transfer(TABLE, names[p], st, "the stake back", "VU-3", coup)
-                    led.transfer(bank_name, names[p], m * st, "won from the bank", "VU-3", coup)
-            results.append((p, st, pc, m))
-        bal = led.balances
-        results = tuple(results)
-        self.log.append((coup, b, bcode, results, tuple([bal[x] for x in names])))
-        self.last = (self.hands, b, bcode, results, self.shown)   # the next deal makes new lists
-        # VU-2.2: who holds the bank next
+        """VU-3: every player is settled against the bank by the table (the entries are worked out from the
+        coup when the ledger is read: `_entries`); then the bank passes (VU-2.2)."""
+        b = self.bank
+        coup = (self.coup + 1, b, self.order, self.hands, self.stake, self.shown)   # the next deal makes
+        self._coups.append(coup)                                                     # new lists
         nb = self.game.next_bank
         if nb == "left":
-            self.bank = (b + 1) % n
-        elif nb == "natural" and bcode != NATURAL:
-            for p, _, pc, _ in results:
-                if pc == NATURAL:
-                    self.bank = p
-                    break
-        self.coup = coup
+            self.bank = (b + 1) % self.n
+        elif nb == "natural":                    # a player's two-card 21 takes it, unless the bank has one
+            bcode, results = self._result_codes(coup)
+            if bcode != NATURAL:
+                for p, _, pc, _ in results:
+                    if pc == NATURAL:
+                        self.bank = p
+                        break
+        self.coup += 1
         self.phase = BETWEEN
-        self._cp = TERMINAL if coup >= self.coups else CHANCE
+        self.current_player = TERMINAL if self.coup >= self.game.coups else CHANCE
 
     def _illegal(self, text: str) -> IllegalActionError:
         t = text.strip().lower()
         limit = self.game.options["limit"]
         offered = ", ".join(str(k) for k in STAKES if k <= limit)
-        if self._cp < 0:
+        if self.current_player < 0:
             return super()._illegal(text)
-        who = self.names[self._cp]
+        who = self.names[self.current_player]
         if t.startswith("stake"):
             word = t[5:].strip()
             if self.phase != STAKE:
@@ -724,8 +817,8 @@ class VingtEtUnState(State):
 
     def _snapshot(self) -> tuple:
         t = lambda cs: tuple(c.text for c in cs)  # noqa: E731
-        return (self.bank, self.coup, self.phase, self._cp, self.k, tuple(self.order), t(self.cards), self.top,
-                tuple(t(h) for h in self.hands), tuple(self.stake), tuple(self.dead), tuple(self.shown),
+        return (self.bank, self.coup, self.phase, self.current_player, self.k, tuple(self.order), t(self.cards),
+                self.top, tuple(t(h) for h in self.hands), tuple(self.stake), tuple(self.dead), tuple(self.shown),
                 self.ledger.snapshot(), tuple(self.log))
 
     def balances(self) -> list[int]:
@@ -750,7 +843,7 @@ class VingtEtUnState(State):
 
     def advice(self, player: int) -> list:
         self._check_seat(player)
-        if player != self._cp or self.phase == BETWEEN:
+        if player != self.current_player or self.phase == BETWEEN:
             return []
         g = self.game
         mode, double = g.mode, g.double
@@ -780,6 +873,8 @@ class VingtEtUnState(State):
     # presentation ------------------------------------------------------------------------------------
     def _view(self, player: int | None = None) -> View:
         g = self.game
+        cp = self.current_player
+        dead = self.dead
         names = self.names
         teacher = player is None
         seats = []
@@ -797,7 +892,7 @@ class VingtEtUnState(State):
                 bits = []
                 if live and self.stake[p]:
                     bits.append(f"stake {self.stake[p]}")
-                if live and self.dead[p]:
+                if live and dead[p]:
                     bits.append("dead")
                 elif self.phase == BANK or (self.phase == DRAW and self.order.index(p) < self.k):
                     bits.append("stands")
@@ -805,11 +900,11 @@ class VingtEtUnState(State):
                     bits.append(f"total {self.total(p)}")
                 info = " · ".join(bits)
             seats.append(Seat(p, names[p], hand, score=_signed(bal[names[p]], "unit"), info=info,
-                              current=p == self._cp))
+                              current=p == cp))
         piles = []
         if live:
             piles.append(Pile("Stakes on the table", [], note=", ".join(
-                f"{names[p]} {self.stake[p]}" for p in self.order if self.stake[p] and not self.dead[p])
+                f"{names[p]} {self.stake[p]}" for p in self.order if self.stake[p] and not dead[p])
                 or "none yet", kind=""))
             piles.append(Pile("Stock", [], count=32 - self.top, kind="stock"))
         if self.last is not None:
@@ -817,21 +912,21 @@ class VingtEtUnState(State):
             cards = [(names[q], c) for q in [*(r[0] for r in results), b]
                      if teacher or q == player or shown[q] for c in hands[q]]
             piles.append(Pile(f"Coup {self.log[-1][0]}", cards, kind="last-trick", note=self.coup_text(self.log[-1])))
-        legal = list(self.legal_actions()) if self._cp >= 0 and player in (None, self._cp) else []
-        term = self._cp == TERMINAL
+        legal = list(self.legal_actions()) if cp >= 0 and player in (None, cp) else []
+        term = cp == TERMINAL
         facts = [("Bank", f"{names[self.bank]}" + (" holds it" if live else " holds it next")),
-                 ("Coup", f"{self.coup if self._cp == TERMINAL else self.coup + 1} of {self.coups}"),
+                 ("Coup", f"{self.coup if cp == TERMINAL else self.coup + 1} of {self.coups}"),
                  ("Stakes", f"1 to {plural(g.options['limit'], 'unit')}"),
                  ("Balances", ", ".join(f"{names[p]} {_signed(bal[names[p]])}" for p in range(self.n)))]
         if g.options["ace"] != "eleven":
             facts.append(("Ace", "counts 1 or 11"))
-        return View(g.name, g.title, player, seats, piles, self.status(), self._cp if self._cp >= 0 else None,
+        return View(g.name, g.title, player, seats, piles, self.status(), cp if cp >= 0 else None,
                     term, self.result_text() if term else "", legal, facts)
 
     def progress(self) -> tuple[str, str]:
-        if self._cp == CHANCE:
+        if self.current_player == CHANCE:
             return f"Coup {self.coup + 1}", ""
-        if self._cp == TERMINAL:
+        if self.current_player == TERMINAL:
             return f"Coup {self.coup}", "End of the sitting"
         return f"Coup {self.coup + 1}", ""
 
@@ -857,12 +952,12 @@ class VingtEtUnState(State):
 
     def status(self) -> str:
         names = self.names
-        if self._cp == CHANCE:
+        if self.current_player == CHANCE:
             prefix = f"Coup {self.log[-1][0]}: {self.coup_text(self.log[-1])}. " if self.log else ""
             return f"{prefix}Coup {self.coup + 1}: {names[self.bank]} holds the bank and is about to deal."
-        if self._cp == TERMINAL:
+        if self.current_player == TERMINAL:
             return self.result_text()
-        p = names[self._cp]
+        p = names[self.current_player]
         bank_card = self.hands[self.bank][0].label if self.hands[self.bank] else ""
         if self.phase == STAKE:
             return (f"Coup {self.coup + 1}: {p} stakes (1 to {plural(self.game.options['limit'], 'unit')}); "
@@ -888,7 +983,7 @@ class VingtEtUnState(State):
             card = action.cards[n - 1]
             return (f"Coup {self.coup + 1}: {names[b]} holds the bank and gives each player one card face down, "
                     f"its own face up: {card.label} [VU-1.1].")
-        p = self._cp
+        p = self.current_player
         who = names[p]
         d = action.data
         if self.phase == STAKE:
