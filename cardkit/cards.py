@@ -15,6 +15,9 @@ from .errors import CardError
 
 
 class Card:
+    """One interned card. It defines no comparison methods on purpose: equality is identity at C speed
+    (a Python-level ``__lt__`` would route every ``==``, ``in`` and ``list.remove`` through slow slots);
+    order cards with ``key=attrgetter("index")``."""
     __slots__ = ("deck", "text", "label", "name", "kind", "rank", "suit", "value", "index", "color")
 
     def __init__(self, deck, text, label, name, kind, rank=None, suit=None, value=0, index=0, color="black"):
@@ -29,9 +32,6 @@ class Card:
 
     def __reduce__(self):  # keep interning through pickle/deepcopy
         return (_card_from, (self.deck, self.text))
-
-    def __lt__(self, other: "Card") -> bool:
-        return self.index < other.index
 
     def _repr_svg_(self) -> str:
         from .svg import card_svg

@@ -37,7 +37,7 @@ RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")     #
 RANK_WORD = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
 RANK_OF = {c: RANKS.index(c.rank) for c in FRENCH52.cards}
 # a punter's hand is his book's cards not staked, one a rank, kept in rank order: a card is found in it by its
-# rank (bisect), not by comparing cards (Card orders itself with __lt__, which makes == on cards slow)
+# rank (bisect)
 _RANK_KEY = RANK_OF.__getitem__
 COPIES = 8                      # of each rank in the two packs
 PACK = 104

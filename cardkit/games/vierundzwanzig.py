@@ -333,8 +333,7 @@ class VierundzwanzigState(State):
         if ph == PLAY:                                    # a card to the trick: the hot path, inline
             p = self.current_player
             card = action.card
-            # the card's place found among the actions: comparing actions is cheap, comparing cards is not
-            # (Card orders itself with __lt__, which puts every == on Card through a Python-level slot)
+            # the card's place found among the hand's actions (one list kept, not two)
             acts = self.hand_acts[p]
             i = acts.index(action)
             del acts[i]
