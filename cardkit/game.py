@@ -127,6 +127,9 @@ class Game:
     title: ClassVar[str]
     deck: ClassVar[Deck]
     option_specs: ClassVar[tuple[Option, ...]] = ()
+    # the hands lie on the table rather than being held: a card only its owner sees lies face down (the
+    # play table marks it so); False: the hands are held, as in the trick games
+    hands_on_table: ClassVar[bool] = False
     State: ClassVar[type]
     summary: ClassVar[str] = ""
     _deal_want = None       # what `State._check_deal` compares a deal with, made on first use

@@ -27,6 +27,8 @@ import time
 from dataclasses import dataclass, field
 
 import cardkit
+from cardkit.bots import ExpertBot, bots_for, game_facts
+from cardkit.game import Deal
 
 Z95 = 1.959963984540054
 
@@ -126,28 +128,73 @@ def play_game(game, seed: int, bots_by_seat: dict):
     return state, decisions
 
 
-def match(game_name: str, options: dict | None = None, a: str = "rule-based", b: str = "random",
-          games: int = 1000, seed: int = 0, progress=None) -> MatchResult:
+def play_hand(game, seed: int, bots_by_seat: dict, most: int = 4):
+    """The first scoring hand of a seeded game, played by the given bots: from the first deal to the end of
+    the first hand after which the scores have moved (a new deal follows; at most `most` hands), or to the
+    end of the game. Returns (state, decisions, scores before, scores after)."""
+    state = game.new_state(seed=seed)
+    before = state.scores()
+    decisions = hands = 0
+    while not state.is_terminal():
+        p = state.current_player
+        state.apply(bots_by_seat[p].choose(state))
+        decisions += 1
+        if state.history[-1].__class__ is Deal:
+            hands += 1
+            if hands >= most or state.scores() != before:
+                break
+    return state, decisions, before, state.scores()
+
+
+def hand_winners(before, after, game) -> list[int]:
+    """The seats of the sides that gained most over a hand (the sign turned where the lowest score wins):
+    every side when nobody gained more than another."""
+    sign = game_facts(game)["sign"]
+    sides = sides_of(game.num_players, game)
+    gain = [sign * (after[s[0]] - before[s[0]]) for s in sides]
+    best = max(gain)
+    return [p for s, g in zip(sides, gain) if g == best for p in s]
+
+
+def _label(bot) -> str:
+    """A bot's name in a result: its name, or a factory's ``name`` (e.g. ``expert_with``'s)."""
+    return bot if isinstance(bot, str) else getattr(bot, "name", None) or repr(bot)
+
+
+def match(game_name: str, options: dict | None = None, a="rule-based", b="random",
+          games: int = 1000, seed: int = 0, progress=None, hands: bool = False) -> MatchResult:
     """Play `games` seeded games of `game_name` (with `options`): bot A against bot B, seats rotated
-    (see the module docstring). Bots are the game's ``bots()`` by name; each bot gets its own seed."""
+    (see the module docstring). Bots are the game's ``bots()`` and the expert (``bots.bots_for``) by name,
+    or factories (callable(seed) -> bot); each bot gets its own seed. With `hands`, each "game" is the first
+    scoring hand of a seeded game (``play_hand``), won by the side that gained most over it — for the games
+    that are long matches of many hands."""
     options = dict(options or {})
     game = cardkit.load_game(game_name, **options)
-    factories = game.bots()
-    for name in (a, b):
-        if name not in factories:
-            raise cardkit.CardkitError(f"no bot {name!r} for {game_name}; bots: {', '.join(factories)}")
+    factories = bots_for(game)
+    make = {}
+    for x in (a, b):
+        if isinstance(x, str):
+            if x not in factories:
+                raise cardkit.CardkitError(f"no bot {x!r} for {game_name}; bots: {', '.join(factories)}")
+            make[x] = factories[x]
+        elif not callable(x):
+            raise cardkit.CardkitError(f"a bot is a name ({', '.join(factories)}) or a factory, not {x!r}")
+    fa, fb = make.get(a, a), make.get(b, b)
     n = game.num_players
     k = len(sides_of(n, game))
-    res = MatchResult(game_name, {"players": n} | {key: game.options[key] for key in options}, a, b,
-                      fair=1 / k)
+    res = MatchResult(game_name, {"players": n} | {key: game.options[key] for key in options}, _label(a),
+                      _label(b), fair=1 / k)
     start, cpu = time.perf_counter(), time.process_time()
     for i in range(games):
         mine = seats_of_a(n, i, game)
         game_seed = seed + i // k                  # each seed is played from every side
-        bots = {p: factories[a if p in mine else b](seed=(game_seed * 16 + p) & 0xFFFFFFFF)
-                for p in range(n)}
-        state, d = play_game(game, game_seed, bots)
-        r = result_for(state.winners(), mine, n, game)
+        bots = {p: (fa if p in mine else fb)(seed=(game_seed * 16 + p) & 0xFFFFFFFF) for p in range(n)}
+        if hands:
+            state, d, before, after = play_hand(game, game_seed, bots)
+            r = result_for(hand_winners(before, after, game), mine, n, game)
+        else:
+            state, d = play_game(game, game_seed, bots)
+            r = result_for(state.winners(), mine, n, game)
         res.results.append(r)
         res.total += r
         res.games += 1
@@ -200,3 +247,96 @@ def markdown_table(results: list[MatchResult]) -> str:
                      f"{lo:.1%} – {hi:.1%} | {r.fair:.2f} | {r.decisions_per_s:,.0f} | {r.seconds:.0f} s "
                      f"({r.cpu_seconds:.0f} s) |")
     return "\n".join(lines)
+
+
+# --- the expert's evidence -------------------------------------------------------------------------------------
+# game -> (playouts per decision in the evidence matches, whether a "game" is one scoring hand). The matches
+# of the long games (Sieben, Whist: hundreds of decisions a game) count hands; budgets below the default
+# keep the whole run near an hour of one core. None: the default budget (ExpertBot.PLAYOUTS).
+EXPERT_EVIDENCE: dict = {}
+
+
+def expert_factory(playouts: int | None = None):
+    """A factory for ``match``: the expert with `playouts` per decision (None: the default), named for it."""
+    def make(seed: int = 0):
+        return ExpertBot(seed=seed, playouts=playouts)
+    make.name = "expert" if playouts is None else f"expert ({playouts} playouts)"
+    return make
+
+
+def expert_move_times(game_name: str, options: dict | None = None, positions: int = 30, seed: int = 11,
+                      playouts: int | None = None) -> dict:
+    """The expert's thinking at the default budget (or `playouts`) on `positions` decisions met in seeded
+    games between rule-based bots (every third decision with a choice): the median and the slowest move
+    (wall clock and CPU), and playouts per CPU second."""
+    game = cardkit.load_game(game_name, **(options or {}))
+    rule = game.bots()["rule-based"]
+    wall, cpu, playouts_done = [], [], 0
+    g = 0
+    while len(wall) < positions and g < 200:
+        state = game.new_state(seed=seed + g)
+        bots = {p: rule(seed=g * 16 + p) for p in range(game.num_players)}
+        step = 0
+        while not state.is_terminal() and len(wall) < positions:
+            p = state.current_player
+            if len(state.legal_actions()) > 1:
+                if step % 3 == 0:
+                    bot = ExpertBot(seed=len(wall), playouts=playouts)
+                    t, c = time.perf_counter(), time.process_time()
+                    bot.analyse(state)
+                    wall.append(time.perf_counter() - t)
+                    cpu.append(time.process_time() - c)
+                    playouts_done += bot.stats["playouts"]
+                step += 1
+            state.apply(bots[p].choose(state))
+        g += 1
+    wall.sort()
+    cpu_sorted = sorted(cpu)
+    return {"positions": len(wall), "median_s": wall[len(wall) // 2], "slowest_s": wall[-1],
+            "median_cpu_s": cpu_sorted[len(cpu) // 2], "slowest_cpu_s": cpu_sorted[-1],
+            "playouts_per_s": playouts_done / sum(cpu) if sum(cpu) else 0.0}
+
+
+def expert_evidence(games: int = 500, seed: int = 0, only: str | None = None, out=print) -> list:
+    """The expert against the rule-based bot at every registered game and player count (or `only` one game):
+    `games` games (or hands, see ``EXPERT_EVIDENCE``) with the 95 % interval, and the expert's move times
+    and playouts per second at the default budget. Written to `out` line by line."""
+    rows = []
+    t0, c0 = time.perf_counter(), time.process_time()
+    out(f"expert vs rule-based; the expert's default budget is {ExpertBot.PLAYOUTS} playouts a decision")
+    out(f"{'game':<15}{'n':>2}  {'unit':<5} {'playouts':>8} {'count':>6}  {'expert':>7}  {'95 % CI':<16}"
+        f"{'even':>5}  {'match time':>10}   {'move: median':>12} {'slowest':>8} {'playouts/s':>10}")
+    for name in cardkit.GAMES if only is None else [only]:
+        counted = any(o.name == "players" for o in cardkit.game_class(name).option_specs)
+        for n in player_counts(name):
+            opts = {"players": n} if counted else {}
+            playouts, hands = EXPERT_EVIDENCE.get(name, (None, False))
+            r = match(name, opts, expert_factory(playouts), "rule-based", games=games, seed=seed, hands=hands)
+            t = expert_move_times(name, opts)
+            lo, hi = r.ci
+            rows.append((r, t, playouts, hands))
+            out(f"{name:<15}{n:>2}  {'hand' if hands else 'game':<5} {playouts or ExpertBot.PLAYOUTS:>8} "
+                f"{r.games:>6}  {r.win_rate:7.1%}  {f'{lo:.1%} – {hi:.1%}':<16}{r.fair:5.2f}  "
+                f"{r.cpu_seconds:8.0f} s   {t['median_cpu_s'] * 1000:9.0f} ms {t['slowest_cpu_s'] * 1000:6.0f} ms "
+                f"{t['playouts_per_s']:10,.0f}" + ("" if r.significant else "  (not significant)"))
+    out(f"total {time.perf_counter() - t0:.0f} s ({time.process_time() - c0:.0f} s CPU); move times are CPU "
+        "time on this machine, at the default budget")
+    return rows
+
+
+def main(argv=None) -> int:
+    import argparse
+    ap = argparse.ArgumentParser(prog="python -m cardkit.tournament",
+                                 description="the expert bot's evidence: expert vs rule-based at every game")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    e = sub.add_parser("expert", help="expert vs rule-based, with the 95 %% interval and the move times")
+    e.add_argument("game", nargs="?", choices=list(cardkit.GAMES), help="one game (default: all)")
+    e.add_argument("--games", type=int, default=500, help="games (or hands) per game and player count")
+    e.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+    expert_evidence(games=args.games, seed=args.seed, only=args.game, out=lambda line: print(line, flush=True))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,5 +1,5 @@
-"""Bots: the match runner (cardkit/tournament.py), that no bot looks at what its seat may not see, and the
-club-player rules of the rule-based bots.
+"""Bots: the match runner (cardkit/tournament.py), that no bot looks at what its seat may not see, the
+club-player rules of the rule-based bots, and the expert (the search bot every game gets).
 
 The figures of the 1,000-game matches are in the README (``cardkit match --all``); nothing here depends on
 them, and nothing here is timed.
@@ -11,6 +11,7 @@ import copy
 import pytest
 
 import cardkit
+from cardkit.bots import Estimate, ExpertBot, RandomBot, bots_for
 from cardkit.cards import PIQUET32
 from cardkit.rng import Rng
 from cardkit.tournament import MatchResult, match, player_counts, result_for, seats_of_a, sides_of, wilson
@@ -232,3 +233,155 @@ def test_careful_and_rule_based_bots_on_the_play_table_menu():
     for name in cardkit.GAMES:
         assert list(cardkit.load_game(name).bots()) == ["random", "careful", "rule-based"]
     assert PIQUET32.parse("AD").rank == "A"
+
+
+# --- the expert: a determinized search bot for every game ----------------------------------------------------
+
+
+def decisions(g, seed: int, every: int = 5, most: int = 3):
+    """Up to `most` positions with a choice (two or more legal actions), met in a seeded random game: the
+    first one and then every `every`-th decision."""
+    s = g.new_state(seed=seed)
+    r = Rng(seed)
+    found, step = [], 0
+    while not s.is_terminal() and len(found) < most:
+        legal = s.legal_actions()
+        if len(legal) > 1:
+            if step % every == 0:
+                found.append(s.clone())
+            step += 1
+        s.apply(legal[r.below(len(legal))])
+    return found
+
+
+@pytest.mark.parametrize("name,n", CASES)
+def test_expert_analyses_every_legal_action_and_plays_a_legal_one(name, n):
+    g = cardkit.load_game(name, players=n)
+    positions = decisions(g, seed=3)
+    assert positions
+    for s in positions:
+        legal = s.legal_actions()
+        bot = ExpertBot(seed=1, playouts=24)
+        est = bot.analyse(s)
+        assert all(isinstance(e, Estimate) for e in est)
+        assert sorted(e.text for e in est) == sorted(a.text for a in legal)        # each legal action once
+        assert [e.mean for e in est] == sorted((e.mean for e in est), reverse=True)  # best first
+        assert all(e.samples >= 1 and e.low <= e.mean <= e.high for e in est)
+        assert sum(e.samples for e in est) == bot.stats["playouts"] <= max(24, len(legal))
+        assert all(e.action in legal for e in est)                                  # the state's own actions
+        before = s.snapshot()
+        a = ExpertBot(seed=1, playouts=24).choose(s)
+        assert a in legal and a.text == est[0].text and s.snapshot() == before       # the state is not touched
+
+
+def test_expert_spends_exactly_its_playout_budget():
+    """One playout = one legal action played out in one sample; every action is tried in every sample, at
+    least one sample is taken, and no sample is begun that the budget cannot finish."""
+    s = cardkit.load_game("magische7").new_state(seed=4)
+    k = len(s.legal_actions())
+    assert k == 7
+    for cap, want in ((1, 7), (7, 7), (20, 14), (100, 98)):
+        bot = ExpertBot(seed=2, playouts=cap)
+        est = bot.analyse(s)
+        assert bot.stats["playouts"] == want and bot.stats["samples"] == want // k
+        assert all(e.samples == want // k for e in est)
+    bot = ExpertBot(seed=2, ms=5)                          # a time budget: at least one sample, all actions
+    est = bot.analyse(s)
+    assert bot.stats["samples"] >= 1 and len(est) == k and all(e.samples == bot.stats["samples"] for e in est)
+    assert ExpertBot(seed=2).playouts == ExpertBot.PLAYOUTS and ExpertBot(seed=2).ms is None   # the default
+
+
+@pytest.mark.parametrize("bad", [{"playouts": 0}, {"playouts": -3}, {"playouts": True}, {"playouts": 2.5},
+                                 {"ms": 0}, {"ms": -1}, {"ms": "5"}, {"ms": True}])
+def test_expert_rejects_a_budget_that_is_not_one(bad):
+    with pytest.raises(cardkit.CardkitError, match="playouts|ms"):
+        ExpertBot(seed=0, **bad)
+
+
+def test_expert_is_deterministic_for_its_seed():
+    s = cardkit.load_game("sieben", players=3).new_state(seed=8)
+    a = [(e.text, e.mean, e.samples) for e in ExpertBot(seed=5, playouts=40).analyse(s)]
+    b = [(e.text, e.mean, e.samples) for e in ExpertBot(seed=5, playouts=40).analyse(s)]
+    c = [(e.text, e.mean, e.samples) for e in ExpertBot(seed=6, playouts=40).analyse(s)]
+    assert a == b and a != c
+    with pytest.raises(cardkit.CardkitError, match="no player is to move"):
+        ExpertBot().analyse(cardkit.load_game("sieben").blank_state())
+
+
+class PeekingExpert(ExpertBot):
+    """Deliberately cheats: searches the true deal instead of deals of the unseen cards."""
+    def _sample(self, state, me):
+        return state._fork()
+
+
+def hidden_differs(s, other) -> bool:
+    deal = lambda st: next(a for a in reversed(st.history) if a.__class__ is cardkit.Deal)  # noqa: E731
+    return deal(s) != deal(other)
+
+
+@pytest.mark.parametrize("name,n", CASES)
+def test_expert_never_reads_cards_it_has_not_seen(name, n):
+    """Two positions that differ only in cards the mover has not seen (the second: the first with those cards
+    dealt anew) get the same analysis from experts with the same seed, to the last digit; an expert that
+    searches the true deal is caught by the same comparison."""
+    g = cardkit.load_game(name, players=n)
+    compared = caught = 0
+    for seed in (3, 4):
+        for s in decisions(g, seed=seed, every=3, most=2):
+            me = s.current_player
+            other = s.resample(me, Rng(99 + seed))
+            if not hidden_differs(s, other):
+                continue
+            compared += 1
+            look = lambda bot, st: [(e.text, e.mean, e.samples) for e in bot.analyse(st)]  # noqa: E731
+            assert look(ExpertBot(seed=7, playouts=30), s) == look(ExpertBot(seed=7, playouts=30), other)
+            caught += look(PeekingExpert(seed=7, playouts=30), s) != look(PeekingExpert(seed=7, playouts=30), other)
+    assert compared >= 2 and caught >= 1
+
+
+# A position of Die Magische 7 (2 players) from a game between the rule-based bots: the stock is empty, so
+# the opponent's hand is known (6 5 8 10 against Player 1's 2 -3 1 Spiegel), and Player 1 leads. Only the
+# Spiegel lead wins the game whatever the opponent does.
+SURE_WIN = ["deal: 7 Kreuz 2 6 3 -2 -4 -6 4 13 -3 -1 11 5 8 1 Spiegel 12 9 10 0 -5", "4", "-6", "11", "Joker",
+            "13", "Joker", "3", "-2", "9", "-1", "7", "-5", "0", "Kreuz", "-4", "12"]
+
+
+def sure_win(s, me) -> bool:
+    """Whether `me` wins the game from `s` whatever the others do (all cards known: the stock is empty)."""
+    if s.is_terminal():
+        return s.winners() == [me]
+    outcomes = []
+    for a in s.legal_actions():
+        f = s.clone()
+        f.apply(a.text)
+        outcomes.append(sure_win(f, me))
+    return any(outcomes) if s.current_player == me else all(outcomes)
+
+
+def test_expert_takes_a_sure_win_that_random_play_misses():
+    s = cardkit.Record("magische7", {"players": 2}, SURE_WIN, {}).final_state()
+    me = s.current_player
+    assert me == 0 and not s.stock and [c.text for c in s.hands[1]] == ["6", "5", "8", "10"]
+    wins = []
+    for a in s.legal_actions():
+        f = s.clone()
+        f.apply(a.text)
+        wins.append(a.text) if sure_win(f, me) else None
+    assert wins == ["Spiegel"] and len(s.legal_actions()) == 4
+    assert ExpertBot(seed=0).choose(s).text == "Spiegel"
+    assert ExpertBot(seed=0).analyse(s)[0].mean > 0
+    assert sum(RandomBot(seed).choose(s).text == "Spiegel" for seed in range(100)) < 50
+
+
+def test_expert_beats_random_play():
+    r = match("magische7", {"players": 2}, "expert", "random", games=16, seed=0)
+    assert r.a == "expert" and r.win_rate >= 0.8 and r.significant
+
+
+def test_every_game_offers_the_expert():
+    for name in cardkit.GAMES:
+        g = cardkit.load_game(name)
+        bots = bots_for(g)
+        assert list(bots) == [*g.bots(), "expert"] and bots["expert"] is ExpertBot
+        assert bots["expert"](seed=3).name == "expert"
+    assert "expert" not in cardkit.load_game("sieben").bots()          # the game need not list it

@@ -191,3 +191,110 @@ def test_rule_ids_in_the_tables_words_are_links_to_the_rules():
     table.play(RandomBot(1).choose(table.state))
     table.play(RandomBot(1).choose(table.state))
     assert "href='#M7-" in table._log.value and "href='#M7-" in table._table.value
+
+
+# --- narration after the move; how the human's own cards lie -------------------------------------------
+CARD = re.compile(r"(?<![\w])(10|[2-9AKQJ])[♠♥♦♣]")
+
+
+def test_a_card_drawn_face_up_is_named_once_drawn_and_one_drawn_face_down_never():
+    """The log narrates a move from the positions before and after it: Bakkarat's third card is dealt face
+    up, so "asks for a third card: the 7♠" (in the log and in "What happened"); Vingt-et-un's drawn card
+    stays face down, so a bot's draw never names a card."""
+    table = widgets.PlayTable("bakkarat", seed=3)
+    bot, named = RandomBot(1), 0
+    while not table.state.is_terminal():
+        table.play(bot.choose(table.state))
+        for line in table._since:
+            if "asks for a third card" in line:
+                named += 1
+                assert re.search(r"asks for a third card: the (10|[2-9AKQJ])[♠♥♦♣], face up \[BA-2\]", line), line
+    assert named >= 3
+    assert re.search(r"asks for a third card: the (10|[2-9AKQJ])[♠♥♦♣]", table._log.value)
+    table = widgets.PlayTable("vingt_et_un", players=5, seed=2)
+    bot, draws = RandomBot(4), 0
+    while not table.state.is_terminal():
+        table.play(bot.choose(table.state))
+    for _, _, _, line in table._entries:
+        if "asks for another card" in line:
+            draws += 1
+            assert not CARD.search(line), line
+    assert draws >= 5
+
+
+def test_the_log_of_a_loaded_game_narrates_as_the_table_that_played_it():
+    table = widgets.PlayTable("bakkarat", seed=5)
+    finish(table, seed=2)
+    same = widgets.PlayTable("bakkarat", seed=5)
+    same.load(table.state)
+    assert same._log.value == table._log.value and "asks for a third card: the " in same._log.value
+
+
+def test_own_cards_on_the_table_are_marked_face_down_where_the_game_lays_hands_on_the_table(monkeypatch):
+    """Vingt-et-un lays the hands on the table (`Game.hands_on_table`): the human's cards nobody else sees
+    are marked "face down — only you see it" (a class, the tooltip, the caption); a hand turned face up
+    (the bank's, a dead hand) is marked face up. Without the game's word nothing is marked."""
+    from widgets.play import hand_faces
+    assert cardkit.game_class("vingt_et_un").hands_on_table and not cardkit.game_class("sieben").hands_on_table
+    monkeypatch.setattr(cardkit.game_class("vingt_et_un"), "hands_on_table", False)
+    table = widgets.PlayTable("vingt_et_un", seed=3)
+    assert set(hand_faces(table.state, 0)) == {""}
+    assert not any("ck-face-" in c for b in table._hand.children for c in b._dom_classes)
+    monkeypatch.setattr(cardkit.game_class("vingt_et_un"), "hands_on_table", True)
+    table = widgets.PlayTable("vingt_et_un", seed=3, bank_rule="free")   # the bank (face up) decides too
+    bot, downs, ups = RandomBot(5), 0, 0
+    while not table.state.is_terminal():
+        s = table.state
+        faces = hand_faces(s, 0)
+        shown = [any(c is not None for c in s.view(q).seats[0].hand) for q in range(1, s.game.num_players)]
+        for b, f in zip(table._hand.children, faces):
+            assert f == ("up" if any(shown) else "down")
+            assert f"ck-face-{f}" in b._dom_classes
+            assert b.tooltip.endswith("face down: only you see it" if f == "down" else "face up: everyone sees it")
+        if faces and s.current_player == 0:
+            downs += "down" in faces
+            ups += "up" in faces
+            assert ("face down on the table: only you see" in table._table.value) == ("down" in faces)
+        table.play(bot.choose(s))
+    assert downs > 5 and ups > 0          # the human also held the bank, face up
+
+
+def test_a_partly_shown_hand_marks_the_card_everyone_sees():
+    """Whist's dealer holds the turned card, shown to all: only that card is marked, "face up"."""
+    from widgets.play import hand_faces
+    s = cardkit.load_game("whist").new_state(seed=0)
+    bot = RandomBot(1)
+    while "up" not in hand_faces(s, 2):
+        s.apply(bot.choose(s))
+    faces = hand_faces(s, 2)
+    assert faces.count("up") == 1 and set(faces) == {"", "up"}
+    up = s.view(2).seats[2].hand[faces.index("up")]
+    assert all(up in s.view(q).seats[2].hand for q in (0, 1, 3))
+    assert set(hand_faces(s, 0)) == {""}
+
+
+def test_a_card_the_human_has_not_looked_at_shows_its_back_and_cannot_be_played(monkeypatch):
+    """A game may list a card its owner has not looked at yet as hidden in his own hand (Bakkarat's two
+    cards before the stakes close): the hand row shows its back, names nothing, and a click says why."""
+    cls = type(cardkit.load_game("bakkarat").blank_state())
+    real = cls._view
+
+    def view(self, player=None):
+        v = real(self, player)
+        mine = next((p for p in v.piles if p.name == "Your two cards"), None)
+        if mine is not None:
+            v.seats[player].hand = [None] * len(mine.cards)
+            v.piles.remove(mine)
+        return v
+    monkeypatch.setattr(cls, "_view", view)
+    table = widgets.PlayTable("bakkarat", seed=2)
+    hand = table.state.view(0).seats[0].hand
+    assert hand and all(c is None for c in hand)
+    for b in table._hand.children:
+        assert "ck-back" in b._dom_classes and b.description == "" and "not looked at it" in b.tooltip
+    assert "you have not looked at it yet" in table._table.value
+    before = table.state.snapshot()
+    table._click_card(0)
+    assert table.state.snapshot() == before and "not looked at it yet" in table._msg.value
+    table.hint()                                   # no word about a card nobody has seen
+    assert "may not be played" not in table._msg.value

@@ -3,19 +3,25 @@
 Hidden information never enters a synced widget field: the page only receives HTML of
 ``state.view(human)``, the narration of public facts (``describe``) and the labels of the human's own
 cards; every click is checked in the kernel against the legal actions (a visitor's script can fire any
-callback). Undo re-deals the cards the human has not seen (``State.resample``).
+callback). Undo re-deals the cards the human has not seen (``State.resample``). The expert behind the
+Hint and "Review my game" is asked from the human's seat only: it gets a state resampled for the human,
+never the table's own state, and deals the unseen cards anew for every sample.
 """
 from __future__ import annotations
 
 import base64
+import copy
 import os
+import time
 from html import escape
 
 import ipywidgets as w
 
 import cardkit
 from cardkit import CardkitError, Deal, IllegalActionError, Rng
+from cardkit.bots import ExpertBot, bots_for
 from cardkit.rules import link_rule_ids
+from cardkit.view import plural
 
 from .render import Box, Button, HTML, shared, table_html
 
@@ -68,14 +74,98 @@ def record_link(state, filename: str) -> str:
             "with <code>cardkit.Record.load</code> or step through it with the replay)</small>")
 
 
+# the bots a table offers, in plain words (a game's own bot with another name shows its name)
+BOT_WORDS = {"random": "random (any legal move)", "careful": "careful (plays it safe)",
+             "rule-based": "rule-based (plays by the book)", "expert": "expert (thinks ahead)"}
+THINKERS = {"expert"}           # bots that think for a while: the table says so while they do
+NO_DIFFERENCE = 0.05            # an expected gain below this (in points or units) is no real difference
+THINK_MS = 900                  # the expert at the table (a seat, the Hint) thinks at most this long a move
+REVIEW_SECONDS = 20             # "Review my game": about this long in all (the expert's time shared out)
+REVIEW_MIN_MS, REVIEW_MAX_MS = 40, 300   # ... but no less and no more than this per decision
+
+
+def _within_noise(a, b) -> bool:
+    """Whether two estimates' difference is within the expert's margin of error (95 %)."""
+    import math
+    if not (math.isfinite(a.low) and math.isfinite(b.low)):
+        return True
+    ha, hb = (a.high - a.low) / 2, (b.high - b.low) / 2
+    return abs(a.mean - b.mean) <= math.sqrt(ha * ha + hb * hb)
+
+
+def _named(action) -> str:
+    """An action in bold as the Hint and the review name it: a card by its label, any other choice in
+    quotes ("stand")."""
+    return f"<b>{escape(action.label)}</b>" if action.card is not None else f"<b>“{escape(action.label)}”</b>"
+
+
+FACE_WORDS = {"down": "face down: only you see it", "up": "face up: everyone sees it",
+              "back": "face down: you have not looked at it yet"}
+
+
+def hand_faces(state, seat: int) -> list[str]:
+    """How each card of `seat`'s hand lies, as its owner sees it: "back" (face down, and the owner has not
+    looked at it: his own view hides it), "down" (only its owner sees it), "up" (the other players see it
+    too), or "" (nothing to say: held in the hand as usual).
+
+    Who sees a card is read from the other seats' views of this hand, matched card by card (a view may
+    list a hand in another order). Whether a card nobody else sees lies *face down on the table* or is
+    simply held is the game's to say (`Game.hands_on_table`, as in Vingt-et-un): without it only a hand
+    that is partly shown is marked (a Whist dealer's turned card: "face up")."""
+    hand = state.view(seat).seats[seat].hand
+    seen: dict = {}
+    for q in range(state.game.num_players):
+        if q != seat:
+            counts: dict = {}
+            for c in state.view(q).seats[seat].hand:
+                if c is not None:
+                    counts[c] = counts.get(c, 0) + 1
+            for c, k in counts.items():
+                seen[c] = max(seen.get(c, 0), k)
+    up = []
+    for c in hand:
+        shown = c is not None and seen.get(c, 0) > 0
+        if shown:
+            seen[c] -= 1
+        up.append(shown)
+    on_table = bool(getattr(state.game, "hands_on_table", False))
+    mixed = any(up) and not all(u for c, u in zip(hand, up) if c is not None)
+    return ["back" if c is None else "up" if u and (on_table or mixed) else "down" if on_table else ""
+            for c, u in zip(hand, up)]
+
+
+def faces_caption(faces) -> str:
+    """The words after the hand's caption for its marked cards (`hand_faces`)."""
+    known = [f for f in faces if f != "back"]
+    out = []
+    many = len(known) > 1
+    if known and all(f == "down" for f in known):
+        out.append(f"{'your cards lie' if many else 'your card lies'} face down on the table: "
+                   f"only you see {'them' if many else 'it'}")
+    elif known and all(f == "up" for f in known):
+        out.append(f"{'your cards lie' if many else 'your card lies'} face up: everyone sees "
+                   f"{'them' if many else 'it'}")
+    elif "down" in known or "up" in known:
+        out += ["a card marked “face down” only you see"] * ("down" in known) + \
+               ["a card marked “face up” everyone sees"] * ("up" in known)
+    if "back" in faces:
+        out.append("a card shown by its back lies face down, and you have not looked at it yet")
+    if not out:
+        return ""
+    text = "; ".join(out)
+    return f" <small class='ck-faces-note'>({text[0].upper()}{text[1:]}.)</small>"
+
+
 class PlayTable(w.VBox):
     """A table where one human seat plays against bots: click a card; an illegal try shows the rule.
 
     The seats sit around the table (the human at the bottom, a partner opposite), the middle shows the
     trick and every trick completed since the human's last move with who took it and why, a live region
     reads out what happened, and the log keeps the whole game grouped by round and trick; at the end a
-    review gives the score table and the record to download. New game and a change of the player count
-    ask first while a game is under way.
+    review gives the score table and the record to download, and "Review my game" asks the expert about
+    each of the human's decisions. New game and a change of the player count ask first while a game is
+    under way. The opponents: the game's bots and the expert (`cardkit.bots.bots_for`); while the expert
+    thinks the table says so. The Hint says what the expert would play and why.
 
     Few widget models are made (each costs the page load time): the card and action buttons are pools
     reused from move to move and share their layout and styles; the option dropdowns and the
@@ -89,8 +179,12 @@ class PlayTable(w.VBox):
         self._undo_rng = Rng(seed) if seed is not None else None
         cls = cardkit.game_class(game)
         self._fixed = options
-        self._bots = list(cls(**options).bots())
+        self._bots = list(bots_for(cls(**options)))
         self._bot_name = bot if bot in self._bots else self._bots[0]
+        # the expert behind the Hint and the review: its samples are dealt from this seed (a seeded table
+        # gives the same hints every time; unseeded, from OS randomness)
+        self._expert_seed = seed if seed is not None else int.from_bytes(os.urandom(6), "big")
+        self._review_box = None                  # "Review my game": built when a game ends
         self._controls: dict = {}
         self._settings = self._confirm = None      # the options panel and the question box: built when needed
         buttons = []
@@ -113,7 +207,8 @@ class PlayTable(w.VBox):
         self._undo = Button(description="Undo", tooltip="take back your last move and the bots' replies; the "
                             "cards you have not seen are shuffled again, so Undo never shows what is hidden")
         self._undo.on_click(lambda _: self.undo())
-        self._hint = Button(description="Hint", tooltip="which cards you may play, and what each would do")
+        self._hint = Button(description="Hint", tooltip="what the expert would play and why, and what each of "
+                            "your choices would do")
         self._hint.on_click(lambda _: self.hint())
         # the Odds panel: only for a game that computes exact odds (State.advice), so no other page pays
         # for its button
@@ -157,7 +252,8 @@ class PlayTable(w.VBox):
         for name, control in self._controls.items():
             control.observe(self._option_changed, names="value")
             rows += [HTML(option_heading(specs[name])), control]
-        self._bot = w.Dropdown(options=self._bots, value=self._bot_name, layout=w.Layout(width="auto"),
+        self._bot = w.Dropdown(options=[(BOT_WORDS.get(b, b), b) for b in self._bots], value=self._bot_name,
+                               layout=w.Layout(width="auto", max_width="100%"),
                                tooltip="how the computer plays the other seats")
         self._bot.observe(self._bot_changed, names="value")
         rows += [HTML("<div class='ck-opt-label'>The computer's seats play</div>"), self._bot]
@@ -246,8 +342,10 @@ class PlayTable(w.VBox):
         seed = seed if seed is not None else self._seed
         self.state = self.game.new_state(seed=seed)
         self._seed = None  # the given seed is for the first game only
-        factories = self.game.bots()
-        self.bots = {p: factories[self._bot_name](seed=1000 + p) for p in range(self.game.num_players)
+        factories = bots_for(self.game)
+        # the expert within the table's time: its own budget of playouts, or THINK_MS, whichever ends first
+        budget = {"playouts": ExpertBot.PLAYOUTS, "ms": THINK_MS} if self._bot_name == "expert" else {}
+        self.bots = {p: factories[self._bot_name](seed=1000 + p, **budget) for p in range(self.game.num_players)
                      if p != self.human}
         self._checkpoints: list[int] = []
         self._entries: list[tuple] = []      # (history index, round, trick, line)
@@ -257,8 +355,7 @@ class PlayTable(w.VBox):
         for i, a in enumerate(self.state.history):   # the deal, narrated from the state before it
             r, t = blank.progress()
             self._record(i, r, t, blank.describe(a))
-            blank._deal(a) if a.__class__ is Deal else blank._apply(a)
-            blank.history.append(a)
+            _advance(blank, a)
         self._msg.value = ""
         if self._players is not None:
             self._since.insert(0, f"A new game with {self.game.num_players} players.")
@@ -294,9 +391,7 @@ class PlayTable(w.VBox):
         """The state after the first k history entries (replayed)."""
         s = self.game.blank_state()
         for a in self.state.history[:k]:
-            s._deal(a) if a.__class__ is Deal else s._apply(a)
-            s.history.append(a)
-            s._legal_cache = None
+            _advance(s, a)
         return s
 
     def _last_trick(self, state):
@@ -304,29 +399,54 @@ class PlayTable(w.VBox):
 
     def _step(self, action) -> None:
         """Apply one action (legal), narrate it and anything that followed by itself (a new deal), and
-        remember a trick it completed."""
+        remember a trick it completed.
+
+        The move is narrated as a record's narration is (`Record.narration`): from a copy of the position
+        before it, with the position after it (`describe(action, after)`), so the log may name what the
+        move showed to everyone, such as a card drawn face up. The game's narration names only what every
+        player sees: a card drawn face down stays unnamed."""
         s = self.state
         rnd, trick = s.progress()
-        line = s.describe(action)
-        before = self._last_trick(s)
         n0 = len(s.history)
+        before = copy.deepcopy(s)
+        last_before = self._last_trick(s)
         s.apply(action)
-        self._record(n0, rnd, trick, line)
-        after_action = s
-        if len(s.history) > n0 + 1:              # the protocol dealt a new round by itself
-            after_action = self._state_at(n0 + 1)
+        dealt = len(s.history) > n0 + 1          # the protocol dealt a new round by itself
+        after = s
+        if dealt:                                # the position between the move and the deal (a copy's
+            after = copy.deepcopy(before)        # actions are its own objects: the move found by its text)
+            _advance(after, after.parse_action(action.text))
+        # a deal is narrated from the position before it alone, as the deals the protocol makes by itself
+        self._record(n0, rnd, trick, before.describe(action) if action.__class__ is Deal else
+                     before.describe(action, after))
+        last = self._last_trick(after)
+        if dealt:
+            pre = after
             for k in range(n0 + 1, len(s.history)):
-                pre = after_action if k == n0 + 1 else self._state_at(k)
                 r, t = pre.progress()
                 self._record(k, r, t, pre.describe(s.history[k]))
-        last = self._last_trick(after_action)
-        if last is not None and last != before:
+                _advance(pre, s.history[k])
+        if last is not None and last != last_before:
             self._recent.append((f"{trick} — {rnd}" if rnd and trick else trick or "Trick", last))
 
     def _run_bots(self) -> None:
+        """The bots move until it is the human's turn. Before a bot that thinks for a while (the expert)
+        decides, the page shows the table as it stands and says who is thinking: the kernel sends each
+        change at once, so the visitor sees the move just made and "East is thinking…" meanwhile."""
         s = self.state
+        shown = False
         while not s.is_terminal() and s.current_player != self.human:
-            self._step(self.bots[s.current_player].choose(s))
+            bot = self.bots[s.current_player]
+            if bot.name in THINKERS and len(s.legal_actions()) > 1:
+                name = self.game.player_names()[s.current_player]
+                if not shown:
+                    self._refresh(thinking=True)
+                    shown = True
+                self._msg.value = (f"<div class='ck-note ck-thinking' role='status'>{escape(name)} is thinking…"
+                                   "</div>")
+            self._step(bot.choose(s))
+        if shown:
+            self._msg.value = ""
         if s.current_player == self.human:
             self._checkpoints.append(len(s.history))
 
@@ -373,27 +493,101 @@ class PlayTable(w.VBox):
                    "differently.")
         self._refresh()
 
-    def hint(self) -> None:
-        """The cards the human may play now and what each would do (the narration of the move, with its
-        rule), and why each other card may not be played (the rule it breaks)."""
+    def hint(self, playouts: int | None = None) -> None:
+        """What the expert would play and why, then the cards the human may play and what each would do
+        (the narration of the move, with its rule), and why each other card may not be played (the rule
+        it breaks); where the game computes odds, its exact figures.
+
+        The expert is asked from the human's seat only: it gets a state resampled for the human (the
+        cards the human has not seen dealt anew), and deals them anew itself for every sample, so what it
+        says depends only on what the human has seen. `playouts`: its budget (default: its own)."""
         s = self.state
         if s.current_player != self.human:
             self._note("The game is over." if s.is_terminal() else "Wait for your turn.")
             return
         legal = s.legal_actions()
-        items = [f"<li><b>{escape(a.label)}</b>: {escape(s.describe(a))}</li>" for a in legal]
+        estimates = self.expert_estimates(s, playouts) if len(legal) > 1 else []
+        cards_played = any(a.card is not None for a in legal)
+        worse = {}
+        if estimates:
+            best = estimates[0].mean
+            worse = {e.text: best - e.mean for e in estimates}
+        items = []
+        rank = {e.text: i for i, e in enumerate(estimates)}
+        for a in sorted(legal, key=lambda a: rank.get(a.text, 0)):      # the expert's order, best first
+            says = ""
+            if estimates:
+                gap = worse.get(a.text, 0.0)
+                says = (" <small>(the expert's choice)</small>" if a.text == estimates[0].text else
+                        " <small>(about as good, for the expert)</small>" if gap < NO_DIFFERENCE else
+                        f" <small>(the expert expects {self._amount(gap)} less)</small>")
+            items.append(f"<li><b>{escape(a.label)}</b>{says}: {escape(s.describe(a))}</li>")
         hand = s.view(self.human).seats[self.human].hand
         playable = {a.card for a in legal if a.card is not None}
-        for c in dict.fromkeys(hand):
-            if c in playable:
+        refused: dict = {}                       # the cards refused for the same reason, together
+        for c in dict.fromkeys(hand if cards_played else ()):   # (no card is played now: a stake, a draw)
+            if c is None or c in playable:      # a card not looked at yet: nothing to say of it
                 continue
             try:
                 s.parse_action(c.text)
             except IllegalActionError as e:
-                items.append(f"<li><b>{escape(c.label)}</b> may not be played now: {escape(e.why)} "
-                             f"(rule {escape(e.rule)})</li>")
-        self._msg.value = self._links(f"<div class='ck-hint' role='status'><b>Hint</b> — what each card would "
-                                      f"do:<ul>{''.join(items)}</ul></div>")
+                general = e.why.replace(c.label, "it")
+                key = (general if "the it" not in general else e.why, e.rule)
+                refused.setdefault(key, []).append((c, e.why))
+        for (general, rule), cards in refused.items():
+            why = cards[0][1] if len(cards) == 1 else general
+            names = ", ".join(f"<b>{escape(c.label)}</b>" for c, _ in cards)
+            items.append(f"<li>{names} may not be played now: {escape(why)} (rule {escape(rule)})</li>")
+        head = self._expert_says(s, legal, estimates)
+        odds = "".join(f"<li>{escape(o.label)}: <b>{escape(o.text())}</b></li>" for o in s.advice(self.human))
+        odds = (f"<div><b>The odds</b> (exact, counted over the cards you have not seen):<ul>{odds}</ul></div>"
+                if odds else "")
+        self._msg.value = self._links(f"<div class='ck-hint' role='status'><b>Hint</b>{head}<div>What each "
+                                      f"choice would do:<ul>{''.join(items)}</ul></div>{odds}</div>")
+
+    def expert_estimates(self, state, playouts: int | None = None, ms: float | None = None) -> list:
+        """The expert's estimates for the human's decision in `state`, asked from the human's seat only:
+        from a state resampled for the human (never the state itself, which holds the real hidden cards),
+        seeded by the table and the position. Best first, as `ExpertBot.analyse` gives them."""
+        seed = (self._expert_seed * 1_000_003 + len(state.history)) & 0xFFFFFFFFFFFF
+        sample = state.resample(self.human, Rng(seed))
+        if playouts is None and ms is None:
+            playouts, ms = ExpertBot.PLAYOUTS, THINK_MS
+        expert = ExpertBot(seed=seed, playouts=playouts, ms=ms)
+        return expert.analyse(sample)
+
+    def _amount(self, x: float) -> str:
+        """An expected amount in the game's units, "0.8 points" or "1.3 units" (what the scores count)."""
+        score = self.state.view(self.human).seats[self.human].score
+        unit = "unit" if "unit" in score else "point"
+        x = abs(x)
+        return f"{x:.1f} {unit}" if f"{x:.1f}" == "1.0" else f"{x:.1f} {unit}s"
+
+    def _expert_says(self, s, legal, estimates) -> str:
+        """The Hint's first lines: the expert's choice, what it expects over the next best, and why."""
+        if len(legal) == 1:
+            return f"<p>You have one choice only: <b>{escape(legal[0].label)}</b>.</p>"
+        by_text = {a.text: a for a in legal}
+        best, second = estimates[0], estimates[1]
+        a, b = by_text.get(best.text, best.action), by_text.get(second.text, second.action)
+        gap = best.mean - second.mean
+        side = " for your side" if any(len(x) > 1 and self.human in x for x in self.game.sides()) else ""
+        other = _named(b)
+        if gap < NO_DIFFERENCE:
+            expect = f"It sees no real difference between it and {other}."
+        elif _within_noise(best, second):
+            expect = (f"It sees little between it and {other}: about {self._amount(gap)} better{side}, which "
+                      "is within its margin of error.")
+        else:
+            expect = (f"It expects to do about {self._amount(gap)} better{side} than with your next best "
+                      f"choice, {other}.")
+        tried = (f"It dealt the cards you have not seen anew {plural(best.samples, 'time')} and played each "
+                 "choice out.")
+        why = f"<b>Why:</b> {escape(s.describe(a))}"
+        if a.card is not None and b.card is not None and a.card.label != b.card.label:
+            why += f" It keeps {escape(b.card.label)} back for later."
+        verb = "play" if a.card is not None else "choose"
+        return f"<p><b>The expert would {verb}</b> {_named(a)}. {expect} <small>{tried}</small></p><p>{why}</p>"
 
     def toggle_odds(self) -> None:
         """Show or hide the Odds panel: the game's exact odds for the human's decision, kept up to date
@@ -430,23 +624,29 @@ class PlayTable(w.VBox):
     def _note(self, text: str) -> None:
         self._msg.value = self._links(f"<div class='ck-note' role='status'>{escape(text)}</div>")
 
-    def _card_button(self, i: int, card, marks=()) -> w.Button:
-        """Button i of the pool, showing `card` with the CSS classes `marks` (buttons are made once and
-        reused)."""
+    def _card_button(self, i: int, card, marks=(), face: str = "") -> w.Button:
+        """Button i of the pool, showing `card` with the CSS classes `marks` and how it lies (`face`, see
+        `hand_faces`; buttons are made once and reused)."""
         while len(self._pool) <= i:
             b = w.Button(layout=self._card_layout, style=shared("button"))
             b.add_class("ck-card")
             b.on_click(lambda _, i=len(self._pool): self._click_card(i))
             self._pool.append(b)
-        # the card's colour and size are CSS classes (render.CSS), not a ButtonStyle model per kind
-        classes = ["ck-card", f"ck-ink-{card.color if card.color in _CARD_COLORS else 'black'}"]
-        if len(card.label) > 3:
-            classes.append("ck-long")
-        classes += marks
         b = self._pool[i]
+        if card is None:                         # face down, not looked at: its back, and no name
+            classes, b.description, b.tooltip = ["ck-card", "ck-back"], "", FACE_WORDS["back"]
+        else:
+            # the card's colour and size are CSS classes (render.CSS), not a ButtonStyle model per kind
+            classes = ["ck-card", f"ck-ink-{card.color if card.color in _CARD_COLORS else 'black'}"]
+            if len(card.label) > 3:
+                classes.append("ck-long")
+            if face:
+                classes.append(f"ck-face-{face}")
+            b.description = card.label
+            b.tooltip = f"{card.name} — {FACE_WORDS[face]}" if face else card.name
+        classes += marks
         if list(b._dom_classes) != classes:
             b._dom_classes = classes
-        b.description, b.tooltip = card.label, card.name
         return b
 
     def _action_button(self, i: int, action) -> w.Button:
@@ -471,6 +671,9 @@ class PlayTable(w.VBox):
         if not 0 <= i < len(hand):
             return
         card = hand[i]
+        if card is None:
+            self._note(f"That card lies {FACE_WORDS['back']}.")
+            return
         match = [a for a in self.state.legal_actions() if a.card is card]
         self.play(match[0] if len(match) == 1 else card.text)
 
@@ -484,10 +687,12 @@ class PlayTable(w.VBox):
             return "draw"
         return "won" if self.human in winners else "lost"
 
-    def _refresh(self) -> None:
+    def _refresh(self, thinking: bool = False) -> None:
+        """Show the state; `thinking`: while a bot thinks, with the hand's buttons off."""
         s = self.state
         view = s.view(self.human)
-        my_turn = s.current_player == self.human
+        my_turn = s.current_player == self.human and not thinking
+        faces = hand_faces(s, self.human)
         since = "".join(f"<li>{escape(x)}</li>" for x in self._since)
         announce = (f"<div class='ck-announce ck-live' aria-live='polite'><b>What happened</b><ol>{since}</ol></div>"
                     if since else "")
@@ -498,6 +703,8 @@ class PlayTable(w.VBox):
             caption = ""
         elif my_turn and not any(a.card is not None for a in view.legal):
             caption = "<b>Your hand</b> (no card to click now: choose below):"   # e.g. a stake to place
+        if caption:
+            caption += faces_caption(faces)
         self._table.value = self._links(table_html(view, bottom=self.human, hand_elsewhere=True,
                                                    recent=self._recent, outcome=self.outcome()) + announce
                                         + self.odds_html()) + caption
@@ -505,14 +712,147 @@ class PlayTable(w.VBox):
         playable = {a.card for a in view.legal if a.card is not None}
         marks = [("ck-playable",) if my_turn and c in playable else ("ck-unplayable",) if my_turn else ()
                  for c in hand]
-        self._hand.children = [self._card_button(i, c, m) for i, (c, m) in enumerate(zip(hand, marks))]
+        self._hand.children = [self._card_button(i, c, m, f)
+                               for i, (c, m, f) in enumerate(zip(hand, marks, faces))]
         for b in self._hand.children:
             b.disabled = not my_turn
         other = [a for a in view.legal if a.card is None]
         self._actions.children = [self._action_button(i, a) for i, a in enumerate(other)]
-        self._undo.disabled = not any(c < len(s.history) for c in self._checkpoints)
+        self._undo.disabled = thinking or not any(c < len(s.history) for c in self._checkpoints)
         self._hint.disabled = not my_turn
         self._show_log()
+        self._show_review_button()
+
+
+    # the review ---------------------------------------------------------------------------------------
+    def _show_review_button(self) -> None:
+        """Once the game is over, "Review my game" under the log (built at the first game's end, taken
+        away when a new game is dealt)."""
+        box = self._review_box
+        if not self.state.is_terminal():
+            if box is not None and box in self.children:
+                self.children = [c for c in self.children if c is not box]
+            return
+        if box is None:
+            self._review_button = Button(description="Review my game", button_style="info",
+                                         tooltip="the expert looks at each of your decisions, from your seat, "
+                                         "and shows where it would have played differently")
+            self._review_button.on_click(lambda _: self.review())
+            self._review_out = HTML()
+            box = self._review_box = w.VBox(layout=shared("layout"))
+            box.add_class("ck-review-box")
+        if box not in self.children:
+            self._review_out.value = ""
+            self._review_button.disabled = False
+            box.children = [self._review_button, self._review_out]
+            self.children = [*self.children, box]
+
+    def _decisions(self, state) -> list[int]:
+        """The history indices where the human had a choice (more than one legal action)."""
+        replay, out = state.game.blank_state(), []
+        for k, a in enumerate(state.history):
+            if replay.current_player == self.human and len(replay.legal_actions()) > 1:
+                out.append(k)
+            _advance(replay, a)
+        return out
+
+    def review(self, playouts: int | None = None, seconds: float = REVIEW_SECONDS) -> list[dict]:
+        """Review the finished game: at each of the human's decisions the expert is asked, from the human's
+        seat only (as in the Hint: the cards the human had not seen then are dealt anew), what it would
+        have played; the moves where it differs are listed with what it expected to gain, and a replay
+        from the human's view steps to each (the positions as the human saw them, never the bots' hidden
+        cards). Progress shows while it runs. The budget: `playouts` per decision, or (by default) about
+        `seconds` in all shared among the decisions. Returns the differing moves."""
+        s = self.state
+        if not s.is_terminal():
+            self._note("The review comes when the game is over.")
+            return []
+        self._show_review_button()
+        self._review_button.disabled = True
+        history = s.history
+        decisions = self._decisions(s)
+        n = len(decisions)
+        end = time.monotonic() + seconds
+        # the replay deals as the game was dealt, and deals nothing after it: a resample from it deals the
+        # rounds to come anew, as in the live game
+        replay = self.game.new_state(deal=[a for a in history if a.__class__ is Deal])
+        found, agreed, done = [], 0, 0
+        for k, a in enumerate(history):
+            if len(replay.history) > k:           # a deal the replay made by itself
+                continue
+            if done < n and decisions[done] == k:
+                self._review_out.value = (
+                    f"<div class='ck-note' role='status'>The expert is reviewing your decisions: {done + 1} of "
+                    f"{n}… <progress max='{n}' value='{done}'></progress></div>")
+                if playouts is None:            # the time left, shared among the decisions left
+                    ms = (end - time.monotonic()) * 1000 / (n - done)
+                    budget = {"playouts": ExpertBot.PLAYOUTS, "ms": max(REVIEW_MIN_MS, min(REVIEW_MAX_MS, ms))}
+                else:
+                    budget = {"playouts": playouts}
+                est = self.expert_estimates(replay, **budget)
+                done += 1
+                mine = next((e for e in est if e.text == a.text), None)
+                if mine is None or est[0].mean - mine.mean < NO_DIFFERENCE:   # its choice, or as good
+                    agreed += 1
+                else:
+                    rnd, trick = replay.progress()
+                    theirs = next((x for x in replay.legal_actions() if x.text == est[0].text), est[0].action)
+                    found.append({"step": k, "where": " · ".join(x for x in (rnd, trick) if x),
+                                  "played": a, "expert": theirs, "gain": est[0].mean - mine.mean,
+                                  "close": _within_noise(est[0], mine)})
+            replay.apply(a)
+        self._review_found = found
+        self._show_review(found, agreed, n)
+        return found
+
+    def _show_review(self, found, agreed: int, n: int) -> None:
+        """The review's lists (the clear differences, then the close calls folded away), a menu of their
+        moves and the replay from the human's view."""
+        side = " for your side" if any(len(x) > 1 and self.human in x for x in self.game.sides()) else ""
+
+        def item(f) -> str:
+            where = f" ({escape(f['where'])})" if f["where"] else ""
+            return (f"<li><b>Step {f['step']}</b>{where}: you chose {_named(f['played'])}; the expert would have "
+                    f"chosen {_named(f['expert'])}, expecting about {self._amount(f['gain'])} better{side}.</li>")
+        clear = [f for f in found if not f["close"]]
+        close = [f for f in found if f["close"]]
+        body = (f"<b>Your game, reviewed by the expert.</b> It looked at your {plural(n, 'decision')} (every "
+                "move where you had a choice) from your seat: each time it dealt the cards you had not seen "
+                "anew, since you could only guess them. ")
+        if not n:
+            body += "You had no choice to make in this game."
+        elif not found:
+            body += "It agrees with every one of them."
+        else:
+            body += f"It agrees with {agreed} of them."
+            if clear:
+                body += (f" Where it would clearly have played differently (step by step in the replay below):"
+                         f"<ol>{''.join(item(f) for f in clear)}</ol>")
+            else:
+                body += " Nowhere would it clearly have played differently."
+            if close:
+                body += (f"<details><summary>{plural(len(close), 'close call')}: it would have played "
+                         f"differently, but the difference is within its margin of error</summary>"
+                         f"<ol>{''.join(item(f) for f in close)}</ol></details>")
+        self._review_out.value = self._links(f"<div class='ck-review' role='status'>{body}</div>")
+        children = [self._review_out]
+        if found:
+            record = self.state.to_record(title="Your game, as you saw it", description=(
+                "Every position as you saw it at the time: the cards of the other players that you did not "
+                "see stay hidden."))
+            from .replay import Replay
+            self._review_replay = Replay(record, viewer=self.human)
+            steps = clear + close
+            pick = w.Dropdown(options=[("Go to a move the expert would have played differently…", -1)] + [
+                (f"Step {f['step']}: you chose {f['played'].label}, the expert {f['expert'].label}"
+                 + (" (a close call)" if f["close"] else ""), f["step"]) for f in steps],
+                value=-1, layout=shared("dropdown"), style=shared("description"),
+                tooltip="show the position before that move in the replay")
+            pick.observe(lambda ch: self._review_replay.go(ch["new"]) if ch["new"] >= 0 else None, names="value")
+            self._review_pick = pick
+            children += [pick, self._review_replay]
+            self._review_replay.go(steps[0]["step"])
+        self._review_box.children = children
 
     def _show_log(self) -> None:
         """The whole game grouped by round and trick; once the game is over, the review: the score table
@@ -525,6 +865,13 @@ class PlayTable(w.VBox):
                      f"<div class='ck-scroll-x'>{table.html()}</div>"
                      f"{record_link(s, f'{self.game_name}-game.json')}</div>")
         self._log.value = f"<div class='ck-logbox'><div>{body}</div></div>"
+
+
+def _advance(state, action) -> None:
+    """One history entry applied to a replayed copy (no check, no automatic deal: the entry was legal)."""
+    state._deal(action) if action.__class__ is Deal else state._apply(action)
+    state.history.append(action)
+    state._legal_cache = None
 
 
 def _log_html(entries) -> str:

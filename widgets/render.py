@@ -85,6 +85,7 @@ table.ck-table td, table.ck-table th{border:1px solid #ccc;padding:3px 6px;font-
 .ck-announce ol{margin:0;padding-left:1.4em}
 .ck-hint{font-size:14px;border-left:4px solid #a5d6a7;background:#f4fbf4;padding:4px 8px}
 .ck-hint ul{margin:2px 0;padding-left:1.3em}
+.ck-hint p{margin:4px 0}.ck-hint>div{margin-top:4px}
 .ck-logbox{max-height:22em;overflow-y:auto;display:flex;flex-direction:column-reverse;border:1px solid #ddd;
   border-radius:6px;padding:2px 8px;max-width:980px;box-sizing:border-box}
 .ck-logbox>*{flex-shrink:0}
@@ -97,6 +98,24 @@ table.ck-table td, table.ck-table th{border:1px solid #ccc;padding:3px 6px;font-
 .ck-review{border:1px solid #c8e6c9;background:#f6fbf6;border-radius:6px;padding:6px 10px;margin:6px 0}
 .ck-card.ck-playable{box-shadow:0 0 0 3px #2e7d32 !important}
 .ck-card.ck-unplayable{opacity:.55}
+.ck-play .ck-card.widget-button.ck-face-down,.ck-play .ck-card.widget-button.ck-face-up{line-height:1.1;padding:0}
+.ck-play .ck-card.ck-face-down::after,.ck-play .ck-card.ck-face-up::after{display:block;font-size:10px;
+  font-weight:normal;color:#333;margin-top:4px;white-space:normal;line-height:1.1}
+.ck-play .ck-card.ck-face-down::after{content:"face down"}
+.ck-play .ck-card.ck-face-up::after{content:"face up"}
+.ck-play .ck-card.widget-button.ck-face-down{border-style:dashed !important;background:#eef3fb}
+.ck-play .ck-card.widget-button.ck-back{background:repeating-linear-gradient(45deg,#1e4e8c 0 5px,#3d6fb3 5px 10px);
+  border-color:#0d2c52 !important}
+.ck-faces-note{color:#333}
+.ck-thinking{font-size:15px;font-weight:bold;padding:4px 8px;border-left:4px solid #e0a800;background:#fff8e1;
+  margin:4px 0;max-width:980px;box-sizing:border-box}
+.ck-thinking::after{content:"";display:inline-block;width:.9em;height:.9em;margin-left:8px;vertical-align:-2px;
+  border:2px solid #e0a800;border-right-color:transparent;border-radius:50%;animation:ck-spin 1s linear infinite}
+@keyframes ck-spin{to{transform:rotate(360deg)}}
+@media (prefers-reduced-motion:reduce){.ck-thinking::after{animation:none}}
+.ck-review-box progress{vertical-align:middle;width:12em;max-width:50%}
+.ck-review-box>.widget-button{align-self:flex-start}
+.ck-review ol{margin:4px 0;padding-left:1.6em}.ck-review summary{cursor:pointer;margin:4px 0}
 .ck-opt-label{font-size:13px;margin-top:4px}
 .jupyter-widgets:focus-visible,.ck-play button:focus-visible,.ck-replay button:focus-visible,a:focus-visible{
   outline:3px solid #1565c0 !important;outline-offset:2px}
@@ -194,8 +213,10 @@ def _pile_box(pile, width: int, title: str | None = None) -> str:
         body = f"{card_svg(None, width) if pile.count else ''} <span>{plural(pile.count, 'card')}</span>"
     elif pile.cards and any(o for o, _ in pile.cards):
         body = played_html(pile.cards, width)
-    else:
-        body = cards_html([c for _, c in pile.cards], width) if pile.cards else "<em>empty</em>"
+    elif pile.cards:
+        body = cards_html([c for _, c in pile.cards], width)
+    else:           # no cards: "empty", unless a note says what lies there (Vingt-et-un's stakes)
+        body = "" if pile.note and pile.kind != "trick" else "<em>empty</em>"
     note = f"<div class='ck-pile-note'>{escape(pile.note)}</div>" if pile.note else ""
     return f"<div><div class='ck-pile-name'>{escape(title or pile.name)}</div>{body}{note}</div>"
 

@@ -16,8 +16,9 @@ def replay_states(record: Record, *, own_narration: bool = True, every_step: boo
     """(states, narration lines, error): the state before the first action and after each action,
     stopping early (with the error text) if the record does not replay under `override`. The lines are
     the record's own where they hold under `override` (`Record.narration_for`), else the engine's
-    (only the engine's with ``own_narration=False``). ``every_step=False`` keeps only the last state
-    (no copy per step: what a comparison of readings needs)."""
+    (only the engine's with ``own_narration=False``); with ``every_step`` the engine narrates a move from
+    the positions before and after it (`describe(action, after)`). ``every_step=False`` keeps only the last
+    state (no copy per step: what a comparison of readings needs)."""
     try:
         state = record.load_game(**override).blank_state()
         own = record.narration_for(**override)[0] if own_narration else {}
@@ -27,12 +28,16 @@ def replay_states(record: Record, *, own_narration: bool = True, every_step: boo
     for i, text in enumerate(record.actions):
         try:
             action = state.parse_action(text)
-            line = own.get(str(i)) or state.describe(action)
+            line = own.get(str(i)) or ("" if every_step else state.describe(action))
             state.apply(action)
         except CardkitError as e:
             error = f"Under these options the record stops at step {i + 1} ({text[:30]}): {e}"
             break
         if every_step:
+            # with a copy of every step at hand, a move is narrated as the play table's log and
+            # `Record.narration` narrate it: from the position before it and the one after it (so a card
+            # the move turned face up may be named)
+            line = line or states[-1].describe(action, state)
             states.append(copy.deepcopy(state))
         lines.append(line)
     return states, lines, error

@@ -119,6 +119,7 @@ class Bakkarat(Game):
     name = "bakkarat"
     title = "Bakkarat"
     deck = FRENCH52
+    hands_on_table = True         # the cards are dealt face down on the table
     option_specs = OPTIONS
     summary = ("A banking game for three: two players stake against the bank, two cards each and one more if "
                "you like; the count nearest 9 wins, and two cards that make 10 call \"Bak!\" and a redeal.")

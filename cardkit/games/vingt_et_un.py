@@ -455,6 +455,7 @@ class VingtEtUn(Game):
     name = "vingt_et_un"
     title = "Vingt-et-un"
     deck = PIQUET32
+    hands_on_table = True         # the cards are dealt face down on the table
     option_specs = OPTIONS
     summary = ("Each player against the bank with a 32-card pack: come near 21 without going over. "
                "Stakes, a ledger, the source's settlement table and exact odds. For a bank and 2 to 4 players.")

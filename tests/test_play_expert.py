@@ -1,0 +1,189 @@
+"""The expert at the play table (in the kernel): three opponents in plain words, "… is thinking" while the
+expert thinks, a Hint that says what the expert would play and why, and "Review my game" — always from the
+human's seat, so neither ever tells the human a card he has not seen."""
+from __future__ import annotations
+
+import re
+
+import widgets
+from cardkit import Deal, Rng
+from cardkit.bots import ExpertBot, RandomBot
+from test_hidden import _forms, _names
+from test_widgets import synced_text
+
+
+def to_decision(table, bot, least: int = 2, steps: int = 0):
+    """Play the human's seat with `bot` for `steps` moves, then on to a decision with `least` choices."""
+    for _ in range(steps):
+        table.play(bot.choose(table.state))
+    while len(table.state.legal_actions()) < least:
+        assert not table.state.is_terminal(), "no decision with a choice came up"
+        table.play(bot.choose(table.state))
+
+
+# --- the opponents -------------------------------------------------------------------------------------
+def test_the_opponents_are_offered_in_plain_words_with_the_expert():
+    table = widgets.PlayTable("magische7", seed=1)
+    table.show_options()
+    labels = dict((v, k) for k, v in table._bot.options)
+    assert {"random", "rule-based", "expert"} <= set(labels)
+    assert labels["expert"] == "expert (thinks ahead)" and labels["rule-based"] == "rule-based (plays by the book)"
+    table._bot.value = "expert"
+    table.new_game()
+    assert {type(b) for b in table.bots.values()} == {ExpertBot}
+
+
+def test_the_table_says_who_is_thinking_while_the_expert_thinks():
+    """Before an expert seat decides, the table shows the position (the human's move on it, the hand off)
+    and "East is thinking…" — sent to the page while the kernel thinks; the line goes when it is done."""
+    table = widgets.PlayTable("magische7", players=4, seed=2, bot="expert")
+    said, hands_off = [], []
+
+    def seen(ch):
+        said.append(ch["new"])
+        if "is thinking" in ch["new"]:
+            hands_off.append(all(b.disabled for b in table._hand.children) and table._undo.disabled)
+    table._msg.observe(seen, names="value")
+    names = table.game.player_names()
+    bot = RandomBot(3)
+    for _ in range(3):
+        table.play(bot.choose(table.state))
+    thinking = [x for x in said if "is thinking…" in x]
+    assert thinking and all(re.search(r">(%s) is thinking…<" % "|".join(names[1:]), x) for x in thinking)
+    assert hands_off and all(hands_off)            # the hand and Undo are off while a bot thinks
+    assert table._msg.value == "" or "thinking" not in table._msg.value
+
+
+# --- the Hint ------------------------------------------------------------------------------------------
+def test_the_hint_says_what_the_expert_would_play_and_what_it_expects():
+    table = widgets.PlayTable("sieben", seed=2)
+    to_decision(table, RandomBot(4), least=3, steps=4)
+    table.hint(playouts=120)
+    hint = re.sub(r"<[^>]+>", "", table._msg.value)
+    legal = {a.label for a in table.state.legal_actions()}
+    best = re.search(r"The expert would play (\S+)\.", hint).group(1)
+    assert best in legal
+    assert re.search(r"(better than with your next best choice, |little between it and |no real difference "
+                     r"between it and )(\S+)", hint)
+    assert "Why: " in hint and "(the expert's choice)" in hint
+    for label in legal:                            # every choice, with what the expert expects of it
+        assert label in hint
+
+
+def test_the_hint_gives_the_odds_where_the_game_counts_them():
+    table = widgets.PlayTable("vingt_et_un", seed=3)
+    to_decision(table, RandomBot(1), least=2, steps=2)
+    table.hint(playouts=60)
+    hint = table._msg.value
+    assert "The expert would choose" in hint and "The odds" in hint
+    for o in table.state.advice(0):
+        assert o.label in hint
+    assert "may not be played now" not in hint     # no card is played in Vingt-et-un: no list of refusals
+
+
+def test_the_expert_behind_the_hint_sees_only_what_the_human_has_seen(monkeypatch):
+    """It is handed a state resampled for the human, never the table's own state (which holds the real
+    hidden cards) — and what it says is the same whatever the hidden cards are."""
+    got = []
+    real = ExpertBot.analyse
+    monkeypatch.setattr(ExpertBot, "analyse", lambda self, s: got.append(s) or real(self, s))
+    table = widgets.PlayTable("whist", seed=5)
+    to_decision(table, RandomBot(2), least=2, steps=3)
+    table.hint(playouts=40)
+    assert got and got[-1] is not table.state and got[-1].view(0) == table.state.view(0)
+    same, other = widgets.PlayTable("whist", seed=5), widgets.PlayTable("whist", seed=5)
+    same.load(table.state)
+    resampled = table.state.resample(0, Rng(11))
+    assert resampled.snapshot()[2] != table.state.snapshot()[2]
+    other.load(resampled)
+    same.hint(playouts=40)
+    other.hint(playouts=40)
+    assert same._msg.value == other._msg.value and "The expert would play" in same._msg.value
+
+
+# --- the review ----------------------------------------------------------------------------------------
+def finish(table, seed=1):
+    bot = RandomBot(seed)
+    while not table.state.is_terminal():
+        assert table.play(bot.choose(table.state))
+
+
+def test_review_my_game_comes_only_at_the_end():
+    table = widgets.PlayTable("magische7", seed=3)
+    table.play(RandomBot(1).choose(table.state))
+    assert "Review my game" not in synced_text(table)
+    finish(table)
+    assert table._review_box in table.children and table._review_button.description == "Review my game"
+    table.new_game()
+    assert table._review_box not in table.children
+
+
+def test_the_review_lists_where_the_expert_differs_and_steps_there():
+    table = widgets.PlayTable("magische7", seed=3)
+    finish(table, seed=2)
+    found = table.review(playouts=60)
+    assert found, "a random player's game should hold moves the expert plays otherwise"
+    history = table.state.history
+    text = table._review_out.value
+    replay = table.game.blank_state()
+    steps = {f["step"] for f in found}
+    for k, a in enumerate(history):
+        if k in steps:
+            f = next(f for f in found if f["step"] == k)
+            assert replay.current_player == 0 and f["played"].text == a.text != f["expert"].text
+            assert f["expert"].text in {x.text for x in replay.legal_actions()} and f["gain"] > 0
+            assert f"Step {k}" in text
+        replay.apply(a)
+    assert "It agrees with" in text and "expecting about" in text and "better" in text
+    # each move is a step of the replay, shown from the human's seat
+    assert table._review_replay.viewer == 0
+    table._review_pick.value = found[-1]["step"]
+    assert table._review_replay._slider.value == found[-1]["step"]
+    assert table._review_replay.state.current_player == 0
+
+
+def test_the_review_never_names_a_card_the_human_did_not_see():
+    """Vingt-et-un: a player who stands never shows his cards. After the end the record holds every deal,
+    but the review (its list and its replay at every step) shows the game only as the human saw it."""
+    table = widgets.PlayTable("vingt_et_un", seed=4)
+    finish(table, seed=3)
+    s = table.state
+    seen, held = set(), set()
+    replay = s.game.blank_state()
+    for a in s.history:
+        replay.apply(a)
+        seen |= {c.name for c in replay.view(0).cards_visible()}
+        held |= {c for q in replay.view(None).seats if q.player != 0 for c in q.hand}
+    unseen = {c for c in held if c.name not in seen}
+    assert unseen, "some bot's cards should have stayed hidden all game"
+    table.review(playouts=30)
+    rp = table._review_replay
+    pages = [synced_text(table._review_box)]
+    for step in range(rp._slider.max + 1):
+        rp.go(step)
+        pages.append(rp._narr.value)
+    text = "\n".join(pages)
+    for card in unseen:
+        for form in _forms(card):
+            assert not _names(text, form), f"{form} is named in the review"
+
+
+def test_the_review_asks_the_expert_from_the_humans_seat_at_each_decision(monkeypatch):
+    got = []
+    real = ExpertBot.analyse
+    monkeypatch.setattr(ExpertBot, "analyse", lambda self, s: got.append(s) or real(self, s))
+    table = widgets.PlayTable("ecarte", seed=6)
+    finish(table, seed=5)
+    history = table.state.history
+    table.review(playouts=20)
+    decisions = table._decisions(table.state)
+    assert len(got) == len(decisions) > 0
+    for k, sample in zip(decisions, got):
+        assert sample.current_player == 0 and len(sample.history) == k
+        # what the human knew then, and the rounds to come not dealt from the record
+        truth = table.game.blank_state()
+        for a in history[:k]:
+            truth.apply(a)
+        assert sample.view(0) == truth.view(0)
+        assert [a.text for a in sample.history if a.__class__ is not Deal] == \
+               [a.text for a in history[:k] if a.__class__ is not Deal]
