@@ -1,4 +1,4 @@
-"""The `cardkit` command: serve, games, rules, play, bench, match."""
+"""The `cardkit` command: serve, games, rules, play, bench, match, impact."""
 from __future__ import annotations
 
 import argparse
@@ -122,6 +122,29 @@ def cmd_match(args) -> int:
     return 0
 
 
+def cmd_impact(args) -> int:
+    from . import impact
+    if args.games < 1:
+        raise CardkitError(f"--games must be at least 1, not {args.games}")
+    if args.all:
+        if args.game or args.option:
+            raise CardkitError("--all measures every option of every game: give no game or option with it")
+        impact.run(games=args.games, all_games=True, bar=not args.no_bar)
+        return 0
+    if not args.game:
+        raise CardkitError("name a game (cardkit games lists them), or give --all")
+    cardkit.game_class(args.game)
+    if args.plots:
+        for f in impact.redraw(args.game):
+            print(f"wrote {f}", file=sys.stderr)
+        return 0
+    if not impact.disputed(args.game):
+        print(f"{args.game} has no conflict or gap switched by an option: nothing to measure", file=sys.stderr)
+        return 0
+    impact.run(args.game, games=args.games, option=args.option, bar=not args.no_bar)
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="cardkit", description=cardkit.__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -155,6 +178,15 @@ def main(argv=None) -> int:
     m.add_argument("--all", action="store_true",
                    help="every game and player count: rule-based vs random and vs careful (the README's figures)")
     m.add_argument("--markdown", action="store_true", help="also print the results as a Markdown table")
+    im = sub.add_parser("impact", help="does a disputed reading matter? paired bot games under each reading "
+                                       "(writes cardkit/impact/GAME.json and the plots)")
+    im.add_argument("game", nargs="?", help="the game (omit with --all)")
+    im.add_argument("--games", type=int, default=10_000, help="games per reading (seeds 0 … N-1; default 10000)")
+    im.add_argument("--option", metavar="NAME", action="append",
+                    help="only this option (repeat for several; the others already stored are kept)")
+    im.add_argument("--all", action="store_true", help="every game, cheapest first")
+    im.add_argument("--no-bar", action="store_true", help="no progress bar")
+    im.add_argument("--plots", action="store_true", help="only draw the plots again from the stored data")
     args = ap.parse_args(argv)
     try:
         if args.cmd == "serve":
@@ -177,6 +209,8 @@ def main(argv=None) -> int:
             return 0
         if args.cmd == "match":
             return cmd_match(args)
+        if args.cmd == "impact":
+            return cmd_impact(args)
     except CardkitError as e:
         print(f"cardkit: {e}", file=sys.stderr)
         return 2

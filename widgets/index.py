@@ -98,3 +98,65 @@ class RuleFinder(w.VBox):
                         f" <small>({escape(where)})</small></li>" for r, where in found)
         self.out.value = (f"<p>{len(found)} rule{'s' if len(found) != 1 else ''} with "
                           f"“{escape((self.rule.value or '').strip()[:80])}”:</p><ul class='ck-found'>{items}</ul>")
+
+
+def impact_rows() -> tuple[list, list]:
+    """Every measured conflict and gap of every game, ranked by how much it matters (the share of games
+    whose winner the other reading changes, then how often it comes up); and those not measured yet."""
+    from cardkit import impact
+    rows, missing = [], []
+    for game in cardkit.GAMES:
+        for rule in impact.disputed(game):
+            s = impact.summary(game, rule.option)
+            if s is None:
+                missing.append((game, rule))
+                continue
+            alts = [r for r in s["readings"] if "pair" in r]
+            top = max(alts, key=lambda r: (r["pair"]["rates"]["winner"], r["pair"]["rates"]["arises"]))
+            rows.append((impact.matter(s), top["pair"]["rates"]["arises"], game, rule, s, top))
+    rows.sort(key=lambda x: (-x[0], -x[1], list(cardkit.GAMES).index(x[2]), x[3].id))
+    return rows, missing
+
+
+def ImpactTable():
+    """The landing page's table: every conflict and gap ranked by how much it matters, each linking to its
+    rule (with its "Does it matter?") on the game's page. Static HTML output, not a widget."""
+    from IPython.display import HTML as StaticHTML
+    return StaticHTML(impact_table_html())
+
+
+def impact_table_html() -> str:
+    from cardkit import impact
+    rows, missing = impact_rows()
+    titles = {g["name"]: g["title"] for g in cardkit.list_games()}
+    body = []
+    for i, (m, arises, game, rule, s, top) in enumerate(rows, 1):
+        p = top["pair"]
+        n = p["games"]
+        default = next(r for r in s["readings"] if r["default"])
+        other = top["label"] + (f" (and {len(s['readings']) - 2} more)" if len(s["readings"]) > 2 else "")
+        body.append(
+            f"<tr><td>{i}</td><td>{escape(titles[game])}</td>"
+            f"<th scope='row'><a href='{escape(game)}.ipynb#{escape(rule.id)}'>{escape(rule.id)} "
+            f"{escape(rule.title)}</a></th>"
+            f"<td>{escape(default['label'])} <small>or</small> {escape(other)}</td>"
+            f"<td>{escape(impact.rate_words(p['arises'], n))}</td>"
+            f"<td>{escape(impact.rate_words(p['winner'], n))}</td>"
+            f"<td>{escape(impact.verdict(p['winner'] / n))}</td></tr>")
+    head = ("<tr><th scope='col'>#</th><th scope='col'>game</th><th scope='col'>the rule</th>"
+            "<th scope='col'>the kit's default, or the other reading</th><th scope='col'>it comes up in</th>"
+            "<th scope='col'>it changes the winner in</th><th scope='col'>so</th></tr>")
+    table = (f"<div class='ck-scroll-x'><table class='ck-table ck-impact-rank'><caption>Where the sources disagree "
+             f"or are silent, ranked by how often the other reading changes who wins</caption>"
+             f"<thead>{head}</thead><tbody>{''.join(body)}</tbody></table></div>")
+    note = ""
+    if missing:
+        todo = "; ".join(f"{titles[g]} {r.id} {r.title}" for g, r in missing)
+        note = f"<p class='ck-legend'><small>Not measured yet: {escape(todo)}.</small></p>"
+    counts = sorted({s["games"] for *_, s, _ in rows})
+    each = " or ".join(f"{n:,}" for n in counts)
+    how = ("<p class='ck-legend'><small>Each rule's figures come from games dealt alike and played by the kit's "
+           f"rule-based players under the kit's default and under the other reading ({each} each); a rule with "
+           "more than two readings is ranked by the reading that changes most. Follow a rule for its plot and "
+           "its figures per reading.</small></p>")
+    return table + note + how

@@ -23,7 +23,51 @@ def rule_html(game: str, rule_id: str, children: bool = True, table: bool = True
     if children or only_children:
         book.rule(rule_id)
         rules += [r for r in book.rules if r.id.startswith(rule_id + ".")]
-    return "".join(book.rule_html(r, href=href, table=table) for r in rules)
+    return "".join(with_impact(book.rule_html(r, href=href, table=table), game, r) for r in rules)
+
+
+def with_impact(section: str, game: str, rule) -> str:
+    """A rule's section with "Does it matter?" inside it, before its end (conflicts and gaps with data)."""
+    box = impact_html(game, rule)
+    if not box:
+        return section
+    i = section.rfind("</section>")
+    return section[:i] + box + section[i:] if i >= 0 else section + box
+
+
+def impact_html(game: str, rule) -> str:
+    """"Does it matter?": what playing the other reading changed, measured by paired games of the kit's
+    rule-based players (`cardkit impact`): a sentence, the stored plot and the figures per reading, in plain
+    words. Static HTML; empty when the rule has no measured option."""
+    from cardkit import impact
+    if not rule.option or rule.kind not in impact.KINDS:
+        return ""
+    s = impact.summary(game, rule.option)
+    if s is None and (game, rule.option) in impact.PENDING:
+        return ("<div class='ck-impact'><h4>Does it matter?</h4><p class='ck-impact-sentence'>Not measured yet: "
+                "the games that compare these readings have not been played for this rule.</p></div>")
+    if s is None or s["rule"] != rule.id:
+        return ""
+    plot = impact.svg(game, rule.option) or ""
+    rows = impact.balance_rows(s)
+    head = "".join(f"<th scope='col'>{escape(h)}</th>" for h in rows[0])
+    body = "".join("<tr><th scope='row'>" + escape(r[0]) + "</th>" + "".join(f"<td>{escape(c)}</td>" for c in r[1:])
+                   + "</tr>" for r in rows[1:])
+    where = f" {s['base_why'][0].upper()}{s['base_why'][1:]}." if s["base_why"] else ""
+    how = (f"{s['games']:,} games for each reading, dealt alike and played by the kit's rule-based players: "
+           f"each deal is played under the kit's default and under the other reading, and the games are "
+           f"compared step by step.{where} “It comes up”: the two games part at some point (other choices "
+           f"open, another card taken, other points, or a player who decides otherwise). Once they part, the rest "
+           f"of a game may also go another way by the luck of the cards, and “changes the winner” counts that "
+           f"too; whether a reading favours a player shows in the win shares. The spread is the standard "
+           f"deviation; the interval is 95 %." + (f" {s['edge_how']}" if s["edge_how"] else ""))
+    figure = (f"<div class='ck-impact-plot' role='img' aria-label='{escape(impact.alt_text(s))}'>{plot}</div>"
+              if plot else "")
+    return (f"<div class='ck-impact'><h4>Does it matter?</h4>"
+            f"<p class='ck-impact-sentence'>{escape(impact.sentence(s))}</p>{figure}"
+            f"<div class='ck-scroll-x'><table class='ck-table ck-impact-table'><caption>Each reading's own "
+            f"games</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
+            f"<p class='ck-legend'><small>{escape(how)}</small></p></div>")
 
 
 def Rules(game: str, *rule_ids: str, children: bool = True, table: bool = True) -> StaticHTML:
