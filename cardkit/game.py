@@ -76,6 +76,11 @@ class Action:
     def __str__(self) -> str:
         return self.text
 
+    def __deepcopy__(self, memo) -> "Action":
+        """An action never changes once made (games create theirs once and reuse them): a deep copy of a
+        state shares them, so action lists kept beside the hands still hold the game's very objects."""
+        return self
+
 
 class Deal:
     """The chance action: the order of the shuffled cards, top first (``cards``).

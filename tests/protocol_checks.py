@@ -1,7 +1,9 @@
 """Helpers and checks shared by the games' tests."""
 import itertools
 
+import cardkit
 from cardkit import TERMINAL, Record
+from cardkit.rng import Rng
 
 
 def apply_checking_undo(s, action, undo_here: bool, snaps: list) -> None:
@@ -62,3 +64,15 @@ def check_replay_and_undo(s, snaps: list, back: float, most: int | None = None) 
     for _ in range(len(snaps) - k):
         c.undo()
     assert c.snapshot() == snaps[k]
+
+
+def random_games(name: str, options: dict, games: int, seed: int = 1):
+    """Every state met before an action, over `games` seeded random games."""
+    g = cardkit.load_game(name, **options)
+    rng = Rng(seed)
+    for k in range(games):
+        s = g.new_state(seed=k)
+        while not s.is_terminal():
+            yield s
+            acts = s.legal_actions()
+            s.apply(acts[rng.below(len(acts))])

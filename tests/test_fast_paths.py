@@ -5,22 +5,10 @@ cards played)."""
 from __future__ import annotations
 
 import pytest
+from protocol_checks import random_games
 
 import cardkit
 from cardkit.games import faro, vierundzwanzig as v24
-from cardkit.rng import Rng
-
-
-def random_games(name: str, options: dict, games: int, seed: int = 1):
-    """Every state met before an action, over `games` seeded random games."""
-    g = cardkit.load_game(name, **options)
-    rng = Rng(seed)
-    for k in range(games):
-        s = g.new_state(seed=k)
-        while not s.is_terminal():
-            yield s
-            acts = s.legal_actions()
-            s.apply(acts[rng.below(len(acts))])
 
 
 @pytest.mark.parametrize("options", [{"players": 2}, {"players": 5}, {"players": 4, "trump_twos": True},

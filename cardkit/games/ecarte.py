@@ -15,7 +15,6 @@ too short; then ``current_player`` is CHANCE and the protocol shuffles the whole
 """
 from __future__ import annotations
 
-import copy
 
 from ..bots import Bot, RandomBot
 from ..cards import PIQUET32, Card
@@ -69,9 +68,6 @@ REFUSE = Action("refuse", "refuse: play now", data="refuse")
 ANNOUNCE = Action("announce", "announce the King of trumps", data="announce")
 BUY_COUNT = {a: k for k, a in enumerate(BUY)}
 WORDS = ("propose", "play", "accept", "refuse", "keep", "buy", "announce")   # the choices that are no card
-SHARED_ACTIONS = (*PLAY_CARD.values(), *(a for d in DISCARD for a in d.values()), *BUY, PROPOSE_A, STAND,
-                  ACCEPT, REFUSE, ANNOUNCE)   # every action object of the module (see __deepcopy__)
-
 OPTIONS = (
     Option("players", 2, choices=(2,), rule="EC-0", help="Écarté is a game for two players"),
     Option("exchange", "buy", choices=("buy", "propose"), rule="EC-2.1",
@@ -504,16 +500,6 @@ class EcarteState(State):
 
     def _winners(self) -> list[int]:
         return [self.winner] if self.winner is not None else []
-
-    def __deepcopy__(self, memo) -> "EcarteState":
-        """A deep copy that shares this module's action objects, as it shares the cards and the Game (none of
-        them ever changes): the actions kept beside the hands must stay the very objects of `PLAY_CARD`."""
-        for a in SHARED_ACTIONS:
-            memo[id(a)] = a
-        c = object.__new__(type(self))
-        memo[id(self)] = c
-        c.__dict__.update(copy.deepcopy(self.__dict__, memo))
-        return c
 
     def _snapshot(self) -> tuple:
         t = lambda cs: tuple(c.text for c in cs)  # noqa: E731

@@ -5,7 +5,6 @@ Rule IDs refer to ``cardkit/rules/magische7.toml``.
 """
 from __future__ import annotations
 
-import copy
 
 from ..bots import RandomBot
 from ..cards import MAGISCHE7, Card
@@ -22,8 +21,6 @@ PLAY = {c: Action(c.text, c.label, c) for c in MAGISCHE7.cards}   # one action o
 NAMES = {2: ["Player 1", "Player 2"], 4: ["North", "East", "South", "West"]}
 VS = [Action(f"vs {n}", f"play against {n}", data=q) for q, n in enumerate(NAMES[4])]  # choosing the opponent
 SIDES = [((p + 1) % 4, (p + 3) % 4) for p in range(4)]              # 4 players: the two opponents of each seat
-SHARED_ACTIONS = (*PLAY.values(), *VS)   # every action object of the module (see __deepcopy__)
-
 OPTIONS = (
     Option("players", 2, choices=(2, 4), rule="M7-8",
            help="2 players with one pack, or 4 in two teams with two packs (the game is for 2 or 4, not 3)"),
@@ -412,16 +409,6 @@ class M7State(State):
             return pts
         t = self.team_points()
         return [t[p % 2] for p in range(4)]
-
-    def __deepcopy__(self, memo) -> "M7State":
-        """A deep copy that shares this module's action objects, as it shares the cards and the Game (none of
-        them ever changes): the actions kept beside the hands must stay the very objects of `PLAY`."""
-        for a in SHARED_ACTIONS:
-            memo[id(a)] = a
-        c = object.__new__(type(self))
-        memo[id(self)] = c
-        c.__dict__.update(copy.deepcopy(self.__dict__, memo))
-        return c
 
     def _snapshot(self) -> tuple:
         t = lambda cs: tuple(c.text for c in cs)  # noqa: E731

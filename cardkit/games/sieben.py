@@ -10,7 +10,6 @@ The last player to play a card equal to the first card takes the trick. A game i
 """
 from __future__ import annotations
 
-import copy
 
 from ..bots import RandomBot
 from ..cards import PIQUET32, Card
@@ -28,7 +27,6 @@ ROUND_TOTAL = 90                           # S7-4.3
 WIN_COUNTERS = 50
 PLAY = {c: Action(c.text, c.label, c) for c in PIQUET32.cards}   # one action object per card
 STOP = Action("stop", "end the trick", data="stop")
-SHARED_ACTIONS = (*PLAY.values(), STOP)   # every action object of the module (see __deepcopy__)
 COUNTER = [COUNTS.get(c.rank, 0) for c in PIQUET32.cards]        # by card index
 NAMES = {2: ["Bert", "Anna"], 3: ["Bert", "Anna", "Carla"], 4: ["North", "East", "South", "West"]}
 TEAMS = ["North–South", "East–West"]
@@ -470,16 +468,6 @@ class SiebenState(State):
     # results -------------------------------------------------------------------------------------
     def _scores(self) -> list:
         return [self.points[self.side(p)] for p in range(self.n)]
-
-    def __deepcopy__(self, memo) -> "SiebenState":
-        """A deep copy that shares this module's action objects, as it shares the cards and the Game (none of
-        them ever changes): the actions kept beside the hands must stay the very objects of `PLAY`."""
-        for a in SHARED_ACTIONS:
-            memo[id(a)] = a
-        c = object.__new__(type(self))
-        memo[id(self)] = c
-        c.__dict__.update(copy.deepcopy(self.__dict__, memo))
-        return c
 
     def _snapshot(self) -> tuple:
         t = lambda cs: tuple(c.text for c in cs)  # noqa: E731
