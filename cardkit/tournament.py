@@ -250,10 +250,22 @@ def markdown_table(results: list[MatchResult]) -> str:
 
 
 # --- the expert's evidence -------------------------------------------------------------------------------------
-# game -> (playouts per decision in the evidence matches, whether a "game" is one scoring hand). The matches
-# of the long games (Sieben, Whist: hundreds of decisions a game) count hands; budgets below the default
-# keep the whole run near an hour of one core. None: the default budget (ExpertBot.PLAYOUTS).
-EXPERT_EVIDENCE: dict = {}
+# game (or (game, players)) -> (playouts per decision in the evidence matches, whether a "game" is one scoring
+# hand, how many games or hands: None for the number asked). A game of several hands is counted by hands
+# (its first scoring hand from a seeded deal, ``play_hand``): a whole match of Sieben or Whist takes hundreds of
+# decisions. Budgets below the default (ExpertBot.PLAYOUTS) keep the whole run near an hour of one core.
+# Whist is run on 100 hands only: its scores are games, which a hand rarely moves, so the expert has little
+# to weigh within a hand and plays the rule-based move almost always (see the README).
+EXPERT_EVIDENCE: dict = {
+    "magische7": (30, False, None), ("magische7", 4): (20, False, None),
+    "sieben": (30, True, None), ("sieben", 2): (20, True, None),
+    "whist": (20, True, 100),
+    "ecarte": (40, True, None),
+    "vierundzwanzig": (15, True, None),
+    "vingt_et_un": (30, True, None),
+    "faro": (20, True, None),
+    "bakkarat": (40, True, None),
+}
 
 
 def expert_factory(playouts: int | None = None):
@@ -310,8 +322,9 @@ def expert_evidence(games: int = 500, seed: int = 0, only: str | None = None, ou
         counted = any(o.name == "players" for o in cardkit.game_class(name).option_specs)
         for n in player_counts(name):
             opts = {"players": n} if counted else {}
-            playouts, hands = EXPERT_EVIDENCE.get(name, (None, False))
-            r = match(name, opts, expert_factory(playouts), "rule-based", games=games, seed=seed, hands=hands)
+            playouts, hands, count = EXPERT_EVIDENCE.get((name, n)) or EXPERT_EVIDENCE.get(name, (None, False, None))
+            r = match(name, opts, expert_factory(playouts), "rule-based", games=min(count or games, games),
+                      seed=seed, hands=hands)
             t = expert_move_times(name, opts)
             lo, hi = r.ci
             rows.append((r, t, playouts, hands))

@@ -265,7 +265,8 @@ def test_expert_analyses_every_legal_action_and_plays_a_legal_one(name, n):
         est = bot.analyse(s)
         assert all(isinstance(e, Estimate) for e in est)
         assert sorted(e.text for e in est) == sorted(a.text for a in legal)        # each legal action once
-        assert [e.mean for e in est] == sorted((e.mean for e in est), reverse=True)  # best first
+        rest = [e.mean for e in est[1:]]
+        assert rest == sorted(rest, reverse=True)                 # the move it plays, then the rest, best first
         assert all(e.samples >= 1 and e.low <= e.mean <= e.high for e in est)
         assert sum(e.samples for e in est) == bot.stats["playouts"] <= max(24, len(legal))
         assert all(e.action in legal for e in est)                                  # the state's own actions
@@ -325,6 +326,9 @@ def test_expert_never_reads_cards_it_has_not_seen(name, n):
     dealt anew) get the same analysis from experts with the same seed, to the last digit; an expert that
     searches the true deal is caught by the same comparison."""
     g = cardkit.load_game(name, players=n)
+    # Whist's scores are games, which a hand rarely moves: its playouts go to the end of the game here, or
+    # every action would be worth 0 to both experts and the peeking one could not show itself
+    kw = {"horizon": "game", "policy": "random"} if name == "whist" else {}
     compared = caught = 0
     for seed in (3, 4):
         for s in decisions(g, seed=seed, every=3, most=2):
@@ -334,8 +338,8 @@ def test_expert_never_reads_cards_it_has_not_seen(name, n):
                 continue
             compared += 1
             look = lambda bot, st: [(e.text, e.mean, e.samples) for e in bot.analyse(st)]  # noqa: E731
-            assert look(ExpertBot(seed=7, playouts=30), s) == look(ExpertBot(seed=7, playouts=30), other)
-            caught += look(PeekingExpert(seed=7, playouts=30), s) != look(PeekingExpert(seed=7, playouts=30), other)
+            assert look(ExpertBot(7, 30, **kw), s) == look(ExpertBot(7, 30, **kw), other)
+            caught += look(PeekingExpert(7, 30, **kw), s) != look(PeekingExpert(7, 30, **kw), other)
     assert compared >= 2 and caught >= 1
 
 
@@ -368,8 +372,9 @@ def test_expert_takes_a_sure_win_that_random_play_misses():
         f.apply(a.text)
         wins.append(a.text) if sure_win(f, me) else None
     assert wins == ["Spiegel"] and len(s.legal_actions()) == 4
-    assert ExpertBot(seed=0).choose(s).text == "Spiegel"
-    assert ExpertBot(seed=0).analyse(s)[0].mean > 0
+    est = ExpertBot(seed=0).analyse(s)
+    assert est[0].text == "Spiegel" and ExpertBot(seed=0).choose(s).text == "Spiegel"
+    assert max(est, key=lambda e: e.mean) is est[0] and est[0].mean > 0     # the search finds it too
     assert sum(RandomBot(seed).choose(s).text == "Spiegel" for seed in range(100)) < 50
 
 
@@ -385,3 +390,42 @@ def test_every_game_offers_the_expert():
         assert list(bots) == [*g.bots(), "expert"] and bots["expert"] is ExpertBot
         assert bots["expert"](seed=3).name == "expert"
     assert "expert" not in cardkit.load_game("sieben").bots()          # the game need not list it
+
+
+def test_expert_carries_its_samples_through_a_hand_and_they_agree_with_what_it_sees():
+    """The samples of a decision are replayed to the next decision of the same hand and kept when the seat's
+    view agrees; a new hand starts afresh."""
+    from cardkit.bots import _observation
+    g = cardkit.load_game("sieben", players=2)
+    s = g.new_state(seed=2)
+    expert, other = ExpertBot(seed=1, playouts=30), g.bots()["rule-based"](5)
+    carried, fresh_hands = [], 0
+    hand = 0
+    while len(carried) < 40 and not s.is_terminal():
+        if s.current_player == 0 and len(s.legal_actions()) > 1:
+            deals = sum(1 for a in s.history if a.__class__ is cardkit.Deal)
+            a = expert.choose(s)
+            if deals != hand:
+                assert expert.stats["carried"] == 0                  # a new hand: nothing carried
+                hand, fresh_hands = deals, fresh_hands + 1
+            else:
+                carried.append(expert.stats["carried"])
+            samples = expert._carry[3]
+            assert all(_observation(x, 0) == _observation(s, 0) for x in samples)
+            s.apply(a)
+        else:
+            s.apply(other.choose(s) if s.current_player == 1 else expert.choose(s))
+    assert fresh_hands >= 2 and sum(carried) > 0 and max(carried) <= 30
+
+
+@pytest.mark.parametrize("bad", [{"policy": "clever"}, {"horizon": "match"}])
+def test_expert_rejects_an_unknown_rollout(bad):
+    with pytest.raises(cardkit.CardkitError, match="policy|horizon"):
+        ExpertBot(seed=0, **bad)
+
+
+def test_expert_rollouts_per_game():
+    assert ExpertBot().rollouts(cardkit.load_game("magische7")) == ("rule-based", "game")
+    assert ExpertBot().rollouts(cardkit.load_game("sieben")) == ("rule-based", "hand")
+    assert ExpertBot().rollouts(cardkit.load_game("ecarte")) == ("random", "game")
+    assert ExpertBot(policy="random", horizon="hand").rollouts(cardkit.load_game("magische7")) == ("random", "hand")
