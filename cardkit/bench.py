@@ -41,53 +41,68 @@ def _engine_cases() -> list:
     return ENGINE_CASES + [(name, {}) for name in cardkit.GAMES if name not in listed]
 
 
-def engine_throughput(name: str, options: dict, seconds: float = 2.0) -> dict:
-    game = cardkit.load_game(name, **options)
-    rng = Rng(7)
-    below = rng.below
-    games = decisions = hands = 0
-    start = time.perf_counter()
-    end = start + seconds
-    while True:
-        state = game.new_state(seed=games)
+class _Engine:
+    """Random games of one engine, played in time slices: ``run(seconds)`` plays whole games until the
+    slice is over and returns (decisions, hands, games, seconds) of that slice. The next slice goes on with
+    the next seed, so slices of two engines taken turn about are measured under the same machine load.
+    Time is the process's CPU time (`time.process_time`): on an idle machine the same as the clock, and on
+    a busy one it does not count the time other processes had the core."""
+
+    def __init__(self, name: str, options: dict):
+        self.name, self.options = name, options
+        self.game = cardkit.load_game(name, **options)
+        self.below = Rng(7).below
+        self.seed = 0
+
+    def play(self) -> tuple[int, int]:
+        """One seeded random game: (decisions, hands dealt and played)."""
+        state = self.game.new_state(seed=self.seed)
+        self.seed += 1
+        below = self.below
         legal = state.legal_actions
         apply = state.apply
+        decisions = 0
         while not state.is_terminal():
             acts = legal()
             apply(acts[below(len(acts))])
             decisions += 1
-        games += 1
-        # hands dealt and played: a game that deals several hands counts them (`hands_dealt`), else
-        # every deal in the history is one
+        # a game that deals several hands counts them (`hands_dealt`), else every deal in the history is one
         h = getattr(state, "hands_dealt", None)
-        hands += h if h is not None else sum(1 for a in state.history if a.__class__ is Deal)
-        now = time.perf_counter()
-        if now >= end:
-            break
-    dt = now - start
-    return {"game": name, "options": options, "games_per_s": games / dt, "decisions_per_s": decisions / dt,
-            "decisions_per_game": decisions / games, "hands_per_s": hands / dt}
+        return decisions, h if h is not None else sum(1 for a in state.history if a.__class__ is Deal)
+
+    def run(self, seconds: float) -> tuple[int, int, int, float]:
+        decisions = hands = games = 0
+        play = self.play
+        clock = time.process_time
+        start = clock()
+        end = start + seconds
+        while True:
+            d, h = play()
+            decisions += d
+            hands += h
+            games += 1
+            now = clock()
+            if now >= end:
+                return decisions, hands, games, now - start
 
 
-# OpenSpiel's C++ card games, driven from Python by the same loop (`openspiel_throughput`); each cardkit
-# case must reach TARGET_OPENSPIEL_RATIO × their median, measured in the same run
-OPENSPIEL_GAMES = ["hearts", "skat", "euchre", "spades", "oh_hell", "crazy_eights", "blackjack"]
-TARGET_OPENSPIEL_RATIO = 1.5
+class _OpenSpielEngine(_Engine):
+    """An OpenSpiel game driven like `_Engine`: per decision ``legal_actions()``, a pick with cardkit's
+    ``Rng.below`` and ``apply_action``; chance nodes (OpenSpiel deals card by card) sampled with the same RNG
+    and not counted as decisions (cardkit's deals are not counted either). Needs the optional ``open_spiel``
+    package (`pip install -e '.[bench]'`)."""
 
+    def __init__(self, name: str):
+        import pyspiel
+        self.name, self.options = name, {}
+        self.game = pyspiel.load_game(name)
+        self.below = Rng(7).below
+        self.seed = 0
 
-def openspiel_throughput(name: str, seconds: float = 2.0) -> dict:
-    """Decisions/s of an OpenSpiel game driven like `engine_throughput`: per decision ``legal_actions()``,
-    a pick with cardkit's ``Rng.below`` and ``apply_action``; chance nodes (OpenSpiel deals card by card)
-    sampled with the same RNG and not counted as decisions (cardkit's deals are not counted either).
-    Needs the optional ``open_spiel`` package (`pip install -e '.[bench]'`)."""
-    import pyspiel
-    game = pyspiel.load_game(name)
-    below = Rng(7).below
-    games = decisions = 0
-    start = time.perf_counter()
-    end = start + seconds
-    while True:
-        state = game.new_initial_state()
+    def play(self) -> tuple[int, int]:
+        state = self.game.new_initial_state()
+        below = self.below
+        decisions = 0
         while not state.is_terminal():
             if state.is_chance_node():
                 outcomes = state.chance_outcomes()
@@ -96,22 +111,64 @@ def openspiel_throughput(name: str, seconds: float = 2.0) -> dict:
                 acts = state.legal_actions()
                 state.apply_action(acts[below(len(acts))])
                 decisions += 1
-        games += 1
-        now = time.perf_counter()
-        if now >= end:
-            break
-    dt = now - start
-    return {"game": name, "games_per_s": games / dt, "decisions_per_s": decisions / dt}
+        return decisions, 1
 
 
-def openspiel_reference(seconds: float = 1.0) -> dict | None:
-    """Each of OPENSPIEL_GAMES' decisions/s and their median, or None without OpenSpiel installed."""
+def _rates(name: str, options: dict, decisions: int, hands: int, games: int, dt: float) -> dict:
+    return {"game": name, "options": options, "games_per_s": games / dt, "decisions_per_s": decisions / dt,
+            "decisions_per_game": decisions / games, "hands_per_s": hands / dt}
+
+
+def engine_throughput(name: str, options: dict, seconds: float = 2.0) -> dict:
+    """Decisions, games and hands per second of `name` with `options` in random games for `seconds`."""
+    return _rates(name, options, *_Engine(name, options).run(seconds))
+
+
+# OpenSpiel's C++ card games, driven from Python by the same loop (`_OpenSpielEngine`); each cardkit case
+# must reach TARGET_OPENSPIEL_RATIO × their median, measured turn about with the case (`beside_openspiel`)
+OPENSPIEL_GAMES = ["hearts", "skat", "euchre", "spades", "oh_hell", "crazy_eights", "blackjack"]
+TARGET_OPENSPIEL_RATIO = 1.5
+ROUNDS = 4          # slices of each case, each followed by a slice of every OpenSpiel game
+
+
+def openspiel_available() -> bool:
     try:
         import pyspiel  # noqa: F401
     except ImportError:
-        return None
-    rates = {n: openspiel_throughput(n, seconds)["decisions_per_s"] for n in OPENSPIEL_GAMES}
-    return {"games": rates, "median": sorted(rates.values())[len(rates) // 2]}
+        return False
+    return True
+
+
+def openspiel_throughput(name: str, seconds: float = 2.0) -> dict:
+    """Decisions/s of OpenSpiel's game `name` driven like `engine_throughput`."""
+    return _rates(name, {}, *_OpenSpielEngine(name).run(seconds))
+
+
+def beside_openspiel(name: str, options: dict, seconds: float = 2.0, rounds: int = ROUNDS,
+                     reference: dict | None = None) -> dict:
+    """`engine_throughput` of the case, measured turn about with OpenSpiel's games: `rounds` slices of the
+    case (`seconds` in all), each followed by a slice of every OpenSpiel game (`seconds` in all between
+    them). The machine's load changes from minute to minute on a shared machine; slices a fraction of a
+    second apart see the same load, so the ratio holds where the absolute figures do not. Adds
+    ``openspiel`` (each game's decisions/s in the slices beside this case), ``openspiel_median`` and
+    ``openspiel_ratio``. `reference`: the OpenSpiel engines to reuse (name -> engine)."""
+    case = _Engine(name, options)
+    if reference is None:
+        reference = {n: _OpenSpielEngine(n) for n in OPENSPIEL_GAMES}
+    mine = [0, 0, 0, 0.0]
+    theirs = {n: [0, 0.0] for n in reference}
+    for _ in range(rounds):
+        for i, x in enumerate(case.run(seconds / rounds)):
+            mine[i] += x
+        for n, engine in reference.items():
+            d, _h, _g, dt = engine.run(seconds / rounds / len(reference))
+            theirs[n][0] += d
+            theirs[n][1] += dt
+    r = _rates(name, options, *mine)
+    rates = {n: d / dt for n, (d, dt) in theirs.items()}
+    median = sorted(rates.values())[len(rates) // 2]
+    r.update(openspiel=rates, openspiel_median=median, openspiel_ratio=r["decisions_per_s"] / median)
+    return r
 
 
 TARGET_ODDS_SECONDS = 1.0
@@ -241,21 +298,19 @@ def run(seconds: float = 2.0, pages: bool = True, out=print, load: bool = True) 
     out(f"Engine (random games through the public protocol, {seconds:g} s each; targets: decisions/s "
         f"≥ {TARGET_DECISIONS:,}" + "".join(f", {g} ≥ {d:,}" + (f" and ≥ {h:,} hands/s" if h else "")
                                               for g, (d, h) in TARGETS.items()) + ")")
-    # OpenSpiel is measured before and after the cardkit cases (a change in the machine's load hits both)
-    before = openspiel_reference(seconds / 2)
+    # each case is measured turn about with OpenSpiel's games (`beside_openspiel`): a change in the
+    # machine's load hits both
+    reference = {n: _OpenSpielEngine(n) for n in OPENSPIEL_GAMES} if openspiel_available() else None
     rows = []
     for name, opts in _engine_cases():
-        r = engine_throughput(name, opts, seconds)
+        if reference:
+            r = beside_openspiel(name, opts, seconds, reference=reference)
+        else:
+            r = engine_throughput(name, opts, seconds)
         results["engine"].append(r)
         rows.append((name, opts, r))
-    after = openspiel_reference(seconds / 2) if before else None
-    ref = None
-    if before:
-        both = {n: (before["games"][n] + after["games"][n]) / 2 for n in OPENSPIEL_GAMES}
-        ref = sorted(both.values())[len(both) // 2]
-        results["openspiel"] = {"games": both, "median": ref}
     out(f"{'game':<15} {'options':<14} {'games/s':>10} {'hands/s':>10} {'decisions/s':>13} {'target':>7}"
-        + (f" {'× OpenSpiel':>12}" if ref else ""))
+        + (f" {'× OpenSpiel':>12}" if reference else ""))
     for name, opts, r in rows:
         want_d, want_h = _targets(name)
         # a hands/s target is for the game's own rules (its defaults), e.g. Whist's random deals
@@ -264,15 +319,18 @@ def run(seconds: float = 2.0, pages: bool = True, out=print, load: bool = True) 
         o = ",".join(f"{k}={v}" for k, v in opts.items()) or "defaults"
         line = (f"{name:<15} {o:<14} {r['games_per_s']:>10,.0f} {r['hands_per_s']:>10,.0f} "
                 f"{r['decisions_per_s']:>13,.0f} {ok:>7}")
-        if ref:
-            ratio = r["decisions_per_s"] / ref
-            r["openspiel_ratio"] = ratio
+        if reference:
+            ratio = r["openspiel_ratio"]
             line += f" {ratio:>6.2f}× {'ok' if ratio >= TARGET_OPENSPIEL_RATIO else 'MISSED'}"
         out(line)
-    if ref:
-        out(f"OpenSpiel's C++ card games driven from Python the same way (decisions/s, mean of a run before and "
-            f"after the cases above; target: every case ≥ {TARGET_OPENSPIEL_RATIO}× their median, {ref:,.0f}): "
-            + ", ".join(f"{n} {v:,.0f}" for n, v in results["openspiel"]["games"].items()))
+    if reference:
+        meds = sorted(r["openspiel_median"] for r in results["engine"])
+        both = {n: sum(r["openspiel"][n] for r in results["engine"]) / len(results["engine"]) for n in OPENSPIEL_GAMES}
+        results["openspiel"] = {"games": both, "median": sorted(both.values())[len(both) // 2]}
+        out(f"OpenSpiel's C++ card games driven from Python the same way, measured turn about with each case "
+            f"({ROUNDS} slices each; the ratio is to their median in those slices; target: every case ≥ "
+            f"{TARGET_OPENSPIEL_RATIO}×). Their median ranged {meds[0]:,.0f}–{meds[-1]:,.0f} decisions/s over the "
+            f"run; each game's mean: " + ", ".join(f"{n} {v:,.0f}" for n, v in both.items()))
     else:
         out("OpenSpiel: not measured (install it with pip install -e '.[bench]' to compare)")
     odds = [r for r in (odds_times(name, opts) for name, opts in [(g, {}) for g in cardkit.GAMES] + ODDS_CASES)

@@ -1,0 +1,44 @@
+"""`cardkit bench`'s engine measurement: what it counts (not how fast: speed figures live in the bench)."""
+import cardkit
+from cardkit import bench
+from cardkit.game import Deal
+from cardkit.rng import Rng
+
+
+def _random_game(name, options, seed, below):
+    s = cardkit.load_game(name, **options).new_state(seed=seed)
+    n = 0
+    while not s.is_terminal():
+        acts = s.legal_actions()
+        s.apply(acts[below(len(acts))])
+        n += 1
+    return n, s
+
+
+def test_a_slice_plays_whole_seeded_games_and_counts_their_decisions_and_hands():
+    e = bench._Engine("sieben", {"players": 2})
+    d, h, g, dt = e.run(0.0)                       # a slice plays at least one whole game
+    assert g == 1 and e.seed == 1 and dt >= 0
+    want, s = _random_game("sieben", {"players": 2}, 0, Rng(7).below)
+    assert d == want
+    assert h == sum(1 for a in s.history if a.__class__ is Deal) > 1     # Sieben deals several hands
+    d2, _, g2, _ = e.run(0.0)                      # the next slice goes on with the next seed
+    below = Rng(7).below
+    _random_game("sieben", {"players": 2}, 0, below)
+    assert (d2, g2) == (_random_game("sieben", {"players": 2}, 1, below)[0], 1)
+
+
+def test_engine_throughput_reports_per_second_rates():
+    r = bench.engine_throughput("magische7", {}, 0.05)
+    assert r["game"] == "magische7" and r["decisions_per_s"] > 0
+    assert abs(r["decisions_per_s"] - r["games_per_s"] * r["decisions_per_game"]) <= 1e-9 * r["decisions_per_s"]
+
+
+def test_beside_a_reference_the_ratio_is_to_the_median_of_the_slices_taken_turn_about():
+    reference = {"a": bench._Engine("magische7", {}), "b": bench._Engine("sieben", {"players": 3}),
+                 "c": bench._Engine("whist", {})}
+    r = bench.beside_openspiel("magische7", {}, 0.3, rounds=3, reference=reference)
+    assert set(r["openspiel"]) == {"a", "b", "c"}
+    assert all(e.seed >= 3 for e in reference.values())          # every reference game ran in every round
+    assert r["openspiel_median"] == sorted(r["openspiel"].values())[1]
+    assert r["openspiel_ratio"] == r["decisions_per_s"] / r["openspiel_median"]
