@@ -136,13 +136,13 @@ def impact_table_html() -> str:
         default = next(r for r in s["readings"] if r["default"])
         other = top["label"] + (f" (and {len(s['readings']) - 2} more)" if len(s["readings"]) > 2 else "")
         body.append(
-            f"<tr><td>{i}</td><td>{escape(titles[game])}</td>"
+            f"<tr><td class='ck-rank'>{i}</td><td class='ck-rank-game'>{escape(titles[game])}</td>"
             f"<th scope='row'><a href='{escape(game)}.ipynb#{escape(rule.id)}'>{escape(rule.id)} "
             f"{escape(rule.title)}</a></th>"
-            f"<td>{escape(default['label'])} <small>or</small> {escape(other)}</td>"
-            f"<td>{escape(impact.rate_words(p['arises'], n))}</td>"
-            f"<td>{escape(impact.rate_words(p['winner'], n))}</td>"
-            f"<td>{escape(impact.verdict(p['winner'] / n))}</td></tr>")
+            f"<td data-label='readings'>{escape(default['label'])} <small>or</small> {escape(other)}</td>"
+            f"<td data-label='comes up in'>{escape(impact.rate_words(p['arises'], n))}</td>"
+            f"<td data-label='changes the winner in'>{escape(impact.rate_words(p['winner'], n))}</td>"
+            f"<td data-label='so'>{escape(impact.verdict(p['winner'] / n))}</td></tr>")
     head = ("<tr><th scope='col'>#</th><th scope='col'>game</th><th scope='col'>the rule</th>"
             "<th scope='col'>the kit's default, or the other reading</th><th scope='col'>it comes up in</th>"
             "<th scope='col'>it changes the winner in</th><th scope='col'>so</th></tr>")

@@ -126,6 +126,7 @@ table.ck-table td, table.ck-table th{border:1px solid #ccc;padding:3px 6px;font-
 .ck-play .ck-card.widget-button.ck-ink-yellow{color:#8a6d00}.ck-play .ck-card.widget-button.ck-ink-blue{color:#1565c0}
 .ck-play .ck-card.widget-button.ck-ink-green{color:#2e7d32}
 .ck-scroll-x{overflow-x:auto;max-width:100%}
+.ck-impact-rank td,.ck-impact-rank th{text-align:left !important;vertical-align:top}
 .ck-sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 table.ck-table td.ck-disputed,table.ck-table th.ck-disputed,.ck-legend .ck-disputed{outline:2px dashed #e0a800;outline-offset:-3px}
 table.ck-table td.ck-changed,table.ck-table th.ck-changed,.ck-legend .ck-changed{background:#ffe08a;outline:2px solid #e0a800;outline-offset:-3px;font-weight:bold}
@@ -157,6 +158,16 @@ a.ck-page-link,.ck-games a{color:#0d47a1}
     grid-template-areas:"top top" "left right" "center center" "bottom bottom" "status status"}
   .ck-table{padding:4px}
   .ck-play .ck-card.widget-button{width:52px;min-width:52px;height:74px !important}
+  /* the landing page's ranking: one card per rule instead of seven narrow columns */
+  table.ck-impact-rank,.ck-impact-rank tbody,.ck-impact-rank tr,.ck-impact-rank td,.ck-impact-rank tbody th{
+    display:block;text-align:left !important}
+  .ck-impact-rank thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+  .ck-impact-rank caption{display:block;text-align:left}
+  .ck-impact-rank tr{border:1px solid #ccc;border-radius:6px;margin:8px 0;padding:4px 8px}
+  .ck-impact-rank td,.ck-impact-rank tbody th{border:none !important;padding:1px 0 !important}
+  .ck-impact-rank td.ck-rank,.ck-impact-rank td.ck-rank-game{display:inline;font-weight:bold}
+  .ck-impact-rank td.ck-rank::after{content:".";margin-right:.4em}
+  .ck-impact-rank td[data-label]::before{content:attr(data-label) ": ";color:#555}
 }
 </style>"""
 
