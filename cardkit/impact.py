@@ -496,12 +496,18 @@ def generate(game_name: str, games: int = GAMES, options: list | None = None, ou
     if bar:
         from tqdm import tqdm
         pbar = tqdm(total=games * len(todo), desc=game_name, unit="game", file=sys.stderr, dynamic_ncols=True)
+    # every finished chunk is kept in a side file, so that an interrupted run goes on where it stopped
+    part_path = out / f"{game_name}.part"
+    part = _load_part(part_path, games)
     for key, opts in groups.items():
         runs = {o: OptionRun(game_name, o) for o in opts}
         game_a = next(iter(runs.values())).game_a
-        chunks = {o: [] for o in opts}
-        cpu = {o: 0.0 for o in opts}
-        for lo in range(0, games, CHUNK):
+        done = part["groups"].setdefault(json.dumps([key, opts]), {"chunks": {o: [] for o in opts},
+                                                                    "cpu": {o: 0.0 for o in opts}})
+        chunks, cpu = done["chunks"], done["cpu"]
+        if pbar and chunks[opts[0]]:
+            pbar.update(min(games, CHUNK * len(chunks[opts[0]])) * len(opts))
+        for lo in range(CHUNK * len(chunks[opts[0]]), games, CHUNK):
             hi = min(lo + CHUNK, games)
             for r in runs.values():
                 r.start(lo)
@@ -517,6 +523,8 @@ def generate(game_name: str, games: int = GAMES, options: list | None = None, ou
                     pbar.update(len(opts))
             for o, r in runs.items():
                 chunks[o].append(r.chunk())
+            out.mkdir(parents=True, exist_ok=True)
+            part_path.write_text(json.dumps(part), encoding="utf-8")
         for o, r in runs.items():
             data["options"][o] = r.entry(games, chunks[o])
             if log:
@@ -530,7 +538,20 @@ def generate(game_name: str, games: int = GAMES, options: list | None = None, ou
     path.write_text(dumps(data), encoding="utf-8")
     for o in todo:
         (out / f"{game_name}-{o}.svg").write_text(plot_svg(game_name, o, data), encoding="utf-8")
+    part_path.unlink(missing_ok=True)
     return data
+
+
+def _load_part(path: Path, games: int) -> dict:
+    """The chunks an interrupted run of the same kind (format, chunk size, games a reading) finished."""
+    fresh = {"version": VERSION, "chunk": CHUNK, "games": games, "groups": {}}
+    try:
+        part = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return fresh
+    if not isinstance(part, dict) or any(part.get(k) != fresh[k] for k in ("version", "chunk", "games")):
+        return fresh
+    return part
 
 
 def merge(chunks: list, lo: int, hi: int) -> dict:

@@ -149,6 +149,38 @@ def test_generating_twice_gives_the_same_bytes_and_keeps_the_other_options(tmp_p
     assert list(after["options"]) == ["winning_pile", "doublets"]
 
 
+def test_an_interrupted_run_goes_on_from_its_finished_chunks(tmp_path, monkeypatch):
+    """Every finished chunk is kept beside the data (`GAME.part`); a run stopped half way and started again
+    plays only the seeds not done and writes the same bytes as a run never stopped."""
+    monkeypatch.setattr(impact, "CHUNK", 2)
+    whole, cut = tmp_path / "whole", tmp_path / "cut"
+    impact.generate("faro", 5, out=whole, bar=False)
+    seen = []
+    real_add = impact.OptionRun.add
+
+    def add(self, seed, trace):
+        if len(seen) == 9:          # seeds 0-3 done under both options, seed 4 under one: stop there
+            raise KeyboardInterrupt
+        seen.append(seed)
+        real_add(self, seed, trace)
+
+    monkeypatch.setattr(impact.OptionRun, "add", add)
+    with pytest.raises(KeyboardInterrupt):
+        impact.generate("faro", 5, out=cut, bar=False)
+    assert (cut / "faro.part").is_file() and not (cut / "faro.json").exists()
+    monkeypatch.setattr(impact.OptionRun, "add", real_add)
+    again = []
+    monkeypatch.setattr(impact.OptionRun, "add", lambda self, seed, trace: (again.append(seed), real_add(self, seed, trace)))
+    impact.generate("faro", 5, out=cut, bar=False)
+    # faro's two options share a base (one game A a seed): the chunks of seeds 0-1 and 2-3 were kept
+    assert again == [4, 4] and not (cut / "faro.part").exists()
+    for f in sorted(whole.iterdir()):
+        assert f.read_bytes() == (cut / f.name).read_bytes(), f.name
+    (cut / "faro.part").write_text("{not json")            # a broken side file is ignored, not trusted
+    impact.generate("faro", 5, out=cut, bar=False)
+    assert (whole / "faro.json").read_bytes() == (cut / "faro.json").read_bytes()
+
+
 def test_the_command_measures_and_refuses_what_is_not_there(tmp_path, monkeypatch, capsys):
     from cardkit.cli import main
     monkeypatch.setattr(impact, "data_dir", lambda: tmp_path)
