@@ -15,6 +15,7 @@ too short; then ``current_player`` is CHANCE and the protocol shuffles the whole
 """
 from __future__ import annotations
 
+from operator import attrgetter
 
 from ..bots import Bot, RandomBot
 from ..cards import PIQUET32, Card
@@ -41,7 +42,7 @@ SUIT_SYM = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
 RANK_NAME = {"7": "7", "8": "8", "9": "9", "10": "10", "A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
 ORDER_TEXT = "King, Queen, Jack, Ace, 10, 9, 8, 7 — the Ace between the Jack and the 10"
 KINGS = {s: PIQUET32.parse("K" + s) for s in SUITS}
-SORT = {c: (SUITS.index(c.suit), -POWER[c]) for c in PIQUET32.cards}
+SORT = {c: SUITS.index(c.suit) * 8 - POWER[c] for c in PIQUET32.cards}   # hand order: ♠ ♥ ♣ ♦, high to low
 # BEATS[trump][first.index][card.index]: does `card`, played second, take the trick `first` led (EC-3.5)
 BEATS = {t: [[beats(c, f, f.suit, t, SUIT, POWER) for c in PIQUET32.cards] for f in PIQUET32.cards] for t in SUITS}
 
@@ -53,12 +54,18 @@ DEAL_TAKERS = [(1, 1, 0, 0, 1, 1, 1, 0, 0, 0, None), (0, 0, 1, 1, 0, 0, 0, 1, 1,
 
 # one action object per card and per choice, made once
 PLAY_CARD = {c: Action(c.text, c.label, c) for c in PIQUET32.cards}
-ACT_SUIT = {a: c.suit for c, a in PLAY_CARD.items()}     # SUIT and POWER by the card's action
-ACT_POWER = {a: POWER[c] for c, a in PLAY_CARD.items()}
+ACT_SORT = {PLAY_CARD[c]: k for c, k in SORT.items()}
+PLAYED = [{c: (p, c) for c in PIQUET32.cards} for p in (0, 1)]   # (seat, card) as a trick holds it, made once
+# the hot path filters a hand's actions at C speed: `filter(IN_SUIT[s], acts)` keeps the cards of suit s,
+# `filter(TAKES[trump][first], acts)` those that take the trick the action `first` led (EC-3.5)
+IN_SUIT = {s: frozenset(a for c, a in PLAY_CARD.items() if c.suit == s).__contains__ for s in SUITS}
+TAKES = {t: {PLAY_CARD[f]: frozenset(PLAY_CARD[c] for c in PIQUET32.cards if BEATS[t][f.index][c.index]).__contains__
+             for f in PIQUET32.cards} for t in SUITS}
 # a discard is face down, so its text names the card's place in the hand (in the order shown: suits ♠ ♥ ♣ ♦,
 # high to low), not the card: a record reproduces the game exactly, and the history shows nobody the card
 DISCARD = [{c: Action(f"discard {i + 1}", "discard " + c.label, c, data="discard") for c in PIQUET32.cards}
            for i in range(HAND)]
+DISCARD_ACT = [{PLAY_CARD[c]: a for c, a in d.items()} for d in DISCARD]   # by the card's play action
 BUY = [Action("keep", "keep my cards", data="buy")] + \
       [Action(f"buy {k}", f"buy {plural(k, 'card')}", data="buy") for k in range(1, HAND + 1)]
 PROPOSE_A = Action("propose", "propose an exchange", data="propose")
@@ -84,6 +91,22 @@ OPTIONS = (
            help="when the talon is too short: deal while it lasts, or only with a full exchange",
            labels={"limit": "deal while it lasts", "fresh": "only with a full exchange"}),
 )
+
+
+def answers(acts: list, led: str, trump: str, first=None) -> list:
+    """EC-3.2 … EC-3.4: the actions of a hand (`acts`) that may answer a trick led in `led`: follow suit, else
+    trump, else any card; `first` (the led card's action) under the duty to win the trick (EC-3.6): of those,
+    the ones that take it, if any. ``tricks.playable`` with the rules of Écarté, filtering at C speed."""
+    out = [*filter(IN_SUIT[led], acts)]
+    if not out and led != trump:
+        out = [*filter(IN_SUIT[trump], acts)]
+    if not out:
+        return acts[:]
+    if first is not None:
+        higher = [*filter(TAKES[trump][first], out)]
+        if higher:
+            return higher
+    return out
 
 
 def signed(n: int) -> str:
@@ -151,17 +174,50 @@ class Ecarte(Game):
         return {"random": RandomBot, "careful": CarefulBot, "rule-based": RuleBot}
 
 
+class _Match:
+    """What an Écarté state keeps beside the cards in play: the score and the pot, what this deal's exchange and
+    Kings did, the record of the deals, and since the last shuffle the cards out of play and who got each card.
+    The play of a card does not touch it. It is kept apart because CPython 3.11 gives up its fast attribute
+    access on an object of 30 attributes or more: the state shows each of these as a read-only property."""
+    __slots__ = ("points", "deal_points", "bought", "exchanges", "stood", "refused", "king_held", "king_turned",
+                 "pot", "paid", "staked", "winner", "settlement", "shuffles", "shuffle", "done", "takers", "log")
+
+    def __init__(self):
+        self.points = [0, 0]
+        self.deal_points = [0, 0]              # points made in this deal so far (Kings)
+        self.bought = [0, 0]                   # cards bought in this deal, per player
+        self.exchanges = 0                     # completed exchange rounds in this deal (classic: proposals)
+        self.stood = False                     # EC-2.3: the elder hand played without proposing
+        self.refused = False                   # EC-2.3: the dealer refused the first proposal
+        self.king_held: int | None = None      # EC-2.4: who announced the King of trumps this deal
+        self.king_turned = False
+        self.pot = 0
+        self.paid = [0, 0]
+        self.staked = False
+        self.winner: int | None = None
+        self.settlement = [0, 0]
+        self.shuffles = 0
+        self.shuffle: tuple = ()               # the cards of the latest Deal
+        # since the last shuffle: the cards out of play (see `out`), and who got each card (resample)
+        self.done: list[tuple] = []            # each finished deal's (discards, tricks won, turned card, King held)
+        self.takers: list = []                 # who got each card taken from the talon, in order (None: turned)
+        self.log: list[tuple] = []             # each finished deal: what it scored (see `deals`)
+
+    def copy(self) -> "_Match":
+        c = _Match.__new__(_Match)
+        for k in self.__slots__:
+            v = getattr(self, k)
+            setattr(c, k, list(v) if v.__class__ is list else v)
+        return c
+
+
 class EcarteState(State):
     current_player = CHANCE                    # a plain attribute the game sets, not the base class's property
 
     # set up --------------------------------------------------------------------------------------
     def _start(self) -> None:
-        g = self.game
-        self._classic = g.classic
-        self._king_opt = g.king_in_hand
-        self._overtake = g.overtake
-        self.hands: list[list[Card]] = [[], []]
-        self._acts: list[list[Action]] = [[], []]   # per player: PLAY_CARD[c] of his hand, same order
+        # fewer than 30 attributes with the base class's (see _Match)
+        self._acts: list[list[Action]] = [[], []]   # per player: PLAY_CARD[c] for each card of his hand (`hands`)
         self.talon: list[Card] = []            # the top of the talon is the END of the list
         self.turned: Card | None = None
         self.trump: str | None = None
@@ -172,46 +228,58 @@ class EcarteState(State):
         self.exch = 0                          # who is exchanging (phase EXCHANGE)
         self.ndisc = 0                         # cards thrown away in this turn of the exchange
         self.min_disc = 0                      # classic: the elder hand throws away at least one
-        self.exchanges = 0                     # completed exchange rounds in this deal (classic: proposals)
-        self.stood = False                     # EC-2.3: the elder hand played without proposing
-        self.refused = False                   # EC-2.3: the dealer refused the first proposal
-        self.bought = [0, 0]                   # cards bought in this deal, per player
         self.discards: list[list[Card]] = [[], []]   # this deal's discards, per player
         self.trick: list[tuple[int, Card]] = []
         self.led: str | None = None
         self.tricks = [0, 0]
         self.won: list[list[tuple]] = [[], []]   # this deal's tricks, per player
         self.last_trick: tuple | None = None     # (trick, winner, deal number, trick number, trumps)
-        self.points = [0, 0]
-        self.deal_points = [0, 0]                # points made in this deal so far (Kings)
-        self.king_held: int | None = None        # EC-2.4: who announced the King of trumps this deal
-        self.king_pending = [False, False]       # may still announce (has not played a card yet)
-        self.king_turned = False
+        self.king_pending = [False, False]       # EC-2.4: may still announce (has not played a card yet)
         self.deal_no = 0
-        self.shuffles = 0
-        self.deals: list[dict] = []              # each finished deal: what it scored
-        self.pot = 0
-        self.paid = [0, 0]
-        self.staked = False
-        self.winner: int | None = None
-        self.settlement = [0, 0]
-        # since the last shuffle: the cards out of play (see `out`), and who got each card (resample)
-        self._done: list[tuple] = []             # each finished deal's (discards, tricks won, turned card)
-        self._takers: list = []                  # who got each card taken from the talon, in order (None: turned)
-        self.shown: list[tuple] = []             # (seat or None, card) shown to both: played, turned, announced
-        self.shuffle: tuple = ()                 # the cards of the latest Deal
+        self._m = _Match()
         self.current_player = CHANCE
+
+    @property
+    def hands(self) -> list[list[Card]]:
+        """Each player's hand, in the order shown (suits ♠ ♥ ♣ ♦, high to low): the state keeps the cards' play
+        actions (the legal actions are made of them), and the cards are read from those."""
+        return [[a.card for a in acts] for acts in self._acts]
 
     @property
     def out(self) -> list[tuple]:
         """The cards out of play since the last shuffle, in the order they went out: (seat or None, card, face
         up?) for each finished deal's discards (face down), then its tricks, then its turned card."""
         out = []
-        for discards, won, turned in self._done:
+        for discards, won, turned, _ in self._m.done:
             out += [(p, c, False) for p in (0, 1) for c in discards[p]]
             out += [(q, c, True) for p in (0, 1) for t in won[p] for q, c in t]
             out.append((None, turned, True))
         return out
+
+    @property
+    def shown(self) -> list[tuple]:
+        """(seat or None, card) for every card shown to both since the last shuffle: each deal's turned card,
+        the King of trumps announced (EC-2.4), every card played. Worked out when asked (resample and the bots
+        ask), not kept up at every card."""
+        deals = self._m.done
+        if self.current_player != CHANCE:              # the deal in play (at CHANCE every deal is finished)
+            deals = deals + [(None, self.won, self.turned, self._m.king_held)]
+        out = []
+        for _, won, turned, king in deals:
+            out.append((None, turned))
+            if king is not None:
+                out.append((king, KINGS[turned.suit]))
+            out += [pc for p in (0, 1) for t in won[p] for pc in t]
+        out += self.trick
+        return out
+
+    @property
+    def deals(self) -> list[dict]:
+        """Each finished deal (and the one the match ended within): what it scored."""
+        return [{"deal": n, "dealer": d, "trump": turned.suit, "turned": turned, "tricks": list(tricks),
+                 "points": list(points), "winner": w, "why": why, "king_turned": kt, "king_held": kh,
+                 "bought": list(bought), "total": list(total)}
+                for n, d, turned, tricks, points, w, why, kt, kh, bought, total in self._m.log]
 
     @property
     def hands_dealt(self) -> int:
@@ -222,16 +290,12 @@ class EcarteState(State):
     def _deal(self, deal: Deal) -> None:
         """A new shuffle (EC-4.3): the whole pack is the talon, and the next deal comes from it."""
         cards = deal.cards
-        self.shuffle = cards
-        self.shuffles += 1
+        m = self._m
+        m.shuffle = cards
+        m.shuffles += 1
+        m.done = []
+        m.takers = []
         self.talon = list(cards[::-1])
-        self._done = []
-        self._takers = []
-        self.shown = []
-        self.hands = [[], []]
-        self._acts = [[], []]
-        self.discards = [[], []]
-        self.turned = None
         self._deal_from_talon()
 
     def _deal_from_talon(self) -> None:
@@ -239,57 +303,54 @@ class EcarteState(State):
         (EC-1.3); a King scores the dealer a point (EC-1.4)."""
         t = self.talon
         d = self.dealer
-        e = 1 - d
-        self.elder = e
+        e = self.elder = 1 - d
         top = t[:-DEAL - 1:-1]                        # the talon's top 11 cards, top first
         del t[-DEAL:]
-        he = [*top[0:2], *top[4:7]]
-        hd = [*top[2:4], *top[7:10]]
+        pc = PLAY_CARD
+        he = [pc[top[0]], pc[top[1]], pc[top[4]], pc[top[5]], pc[top[6]]]
+        hd = [pc[top[2]], pc[top[3]], pc[top[7]], pc[top[8]], pc[top[9]]]
         turned = top[10]
-        self._takers += DEAL_TAKERS[d]
-        hands = self.hands
-        he.sort(key=SORT.__getitem__)
-        hd.sort(key=SORT.__getitem__)
-        hands[e], hands[d] = he, hd
+        he.sort(key=ACT_SORT.__getitem__)
+        hd.sort(key=ACT_SORT.__getitem__)
         acts = self._acts
-        acts[e] = [*map(PLAY_CARD.__getitem__, he)]
-        acts[d] = [*map(PLAY_CARD.__getitem__, hd)]
+        acts[e], acts[d] = he, hd
         self.turned = turned
         self.trump = turned.suit
         self._beats = BEATS[turned.suit]
-        self.shown.append((None, turned))
         self.deal_no += 1
+        # new lists for the new deal (the last deal's stay in `out` and `deals`); the trick is empty already
         self.discards = [[], []]
-        self.bought = [0, 0]
-        self.trick = []
         self.tricks = [0, 0]
         self.won = [[], []]
-        self.deal_points = [0, 0]
-        self.king_held = None
         self.king_pending = [False, False]
-        self.king_turned = False
-        self.exchanges = 0
-        self.stood = self.refused = False
+        m = self._m
+        m.takers += DEAL_TAKERS[d]
+        m.bought = [0, 0]
+        m.deal_points = [0, 0]
+        m.king_held = None
+        m.king_turned = False
+        m.exchanges = 0
+        m.stood = m.refused = False
         self.phase = EXCHANGE
         if turned.rank == "K":                        # EC-1.4
-            self.king_turned = True
+            m.king_turned = True
             if self._score(d, 1):
                 return
         self._begin_exchange()
 
     def _score(self, p: int, pts: int) -> bool:
         """Credit `pts` to `p` now (EC-4.7); True if that ends the match (five points)."""
-        self.points[p] += pts
-        self.deal_points[p] += pts
-        if self.points[p] >= TARGET:
+        m = self._m
+        m.points[p] += pts
+        m.deal_points[p] += pts
+        if m.points[p] >= TARGET:
             self._end_match(p)
             return True
         return False
 
     # the exchange --------------------------------------------------------------------------------
     def _begin_exchange(self) -> None:
-        self.exchanges = 0
-        if self._classic:
+        if self.game.classic:
             if self.talon:
                 self.phase = PROPOSE
                 self.current_player = self.elder
@@ -306,15 +367,15 @@ class EcarteState(State):
         self.phase = EXCHANGE
         self.exch = p
         self.ndisc = 0
-        self.min_disc = 1 if (self._classic and p == self.elder) else 0
+        self.min_disc = 1 if (self.game.classic and p == self.elder) else 0
         self.current_player = p
 
     def _after_exchange(self, p: int) -> None:
         if p == self.elder:
             self._exchange_turn(self.dealer)
             return
-        self.exchanges += 1
-        if self._classic and self.talon:
+        self._m.exchanges += 1
+        if self.game.classic and self.talon:
             self.phase = PROPOSE                      # EC-2.1 classic: the elder hand may propose again
             self.current_player = self.elder
         else:
@@ -322,17 +383,18 @@ class EcarteState(State):
 
     def _begin_play(self) -> None:
         g = self.game
-        if g.stake_every_deal or not self.staked:     # EC-2.5, EC-2.5.1
-            self.pot += 2 * g.stake
-            self.paid[0] += g.stake
-            self.paid[1] += g.stake
-            self.staked = True
+        m = self._m
+        if g.stake_every_deal or not m.staked:        # EC-2.5, EC-2.5.1
+            m.pot += 2 * g.stake
+            m.paid[0] += g.stake
+            m.paid[1] += g.stake
+            m.staked = True
         self.phase = PLAY
         self.led = None
-        if self._king_opt:                            # EC-2.4: the holder may announce it
-            k = KINGS[self.trump]
+        if g.king_in_hand:                            # EC-2.4: the holder may announce it
+            k = PLAY_CARD[KINGS[self.trump]]
             for p in (0, 1):
-                self.king_pending[p] = k in self.hands[p]
+                self.king_pending[p] = k in self._acts[p]
         self.current_player = self.elder             # EC-3.1
 
     # the protocol --------------------------------------------------------------------------------
@@ -342,24 +404,27 @@ class EcarteState(State):
         if phase == PLAY:
             acts = self._acts[p]
             trick = self.trick
+            g = self.game
             if not trick:
                 out = acts[:]
             else:                                     # EC-3.2 … EC-3.4 (EC-3.6), on the hand's actions
-                out = playable(acts, self.led, ACT_SUIT, self.trump, True,
-                               PLAY_CARD[trick[0][1]] if self._overtake else None, ACT_POWER)
-            if self._king_opt and self.king_pending[p]:
+                out = answers(acts, self.led, self.trump, PLAY_CARD[trick[0][1]] if g.overtake else None)
+            if g.king_in_hand and self.king_pending[p]:
                 out.append(ANNOUNCE)
             return out
         if phase == EXCHANGE:
-            nd = self.ndisc
-            # the i-th card of the hand as shown is "discard i+1"
-            out = [*map(dict.__getitem__, DISCARD, self.hands[p])] if len(self.talon) > nd else []
-            if nd >= self.min_disc:
-                out.append(BUY[nd])
-            return out
+            return self._exchange_legal(p)
         if phase == PROPOSE:
             return [PROPOSE_A, STAND]
         return [ACCEPT, REFUSE]
+
+    def _exchange_legal(self, p: int) -> list:
+        nd = self.ndisc
+        # the i-th card of the hand as shown is "discard i+1"
+        out = [*map(dict.__getitem__, DISCARD_ACT, self._acts[p])] if len(self.talon) > nd else []
+        if nd >= self.min_disc:
+            out.append(BUY[nd])
+        return out
 
     def _apply(self, action) -> list | None:
         # returns the next player's legal actions where they are at hand (the protocol then skips _legal)
@@ -367,26 +432,30 @@ class EcarteState(State):
         data = action.data
         p = self.current_player
         if data is None:                              # a card played (EC-3)
-            self._take(p, card)
-            if self._king_opt:
+            acts = self._acts[p]                      # (`action` is PLAY_CARD[card], the object of the legal list)
+            acts.remove(action)
+            g = self.game
+            if g.king_in_hand:
                 self.king_pending[p] = False          # EC-2.4: too late to announce once a card is played
-            self.shown.append((p, card))
             trick = self.trick
             if not trick:
-                trick.append((p, card))
-                self.led = SUIT[card]
-                self.current_player = 1 - p
-                return
-            lp, first = trick[0]
+                trick.append(PLAYED[p][card])
+                led = self.led = card.suit
+                q = self.current_player = 1 - p
+                out = answers(self._acts[q], led, self.trump, action if g.overtake else None)
+                if g.king_in_hand and self.king_pending[q]:
+                    out.append(ANNOUNCE)
+                return out
+            lead = trick[0]
+            lp, first = lead
             w = p if self._beats[first.index][card.index] else lp     # EC-3.5
-            trick.append((p, card))
-            t = tuple(trick)
+            t = (lead, PLAYED[p][card])
             self.won[w].append(t)
             tricks = self.tricks
             tricks[w] += 1
             n = tricks[0] + tricks[1]
             self.last_trick = (t, w, self.deal_no, n, self.trump)
-            self.trick = []
+            trick.clear()
             self.led = None
             if n < HAND:
                 self.current_player = w                      # EC-3.1: the winner leads
@@ -394,27 +463,26 @@ class EcarteState(State):
             self._end_deal()
             return None
         if data == "discard":
-            self._take(p, card)
+            self._acts[p].remove(PLAY_CARD[card])
             self.discards[p].append(card)
             self.ndisc += 1
-            return
+            return self._exchange_legal(p)
+        m = self._m
         if data == "buy":
             k = self.ndisc
             if k:
                 t = self.talon
-                hand = self.hands[p]
-                hand += t[:-k - 1:-1]                 # the talon's top k cards
+                acts = self._acts[p]
+                acts += map(PLAY_CARD.__getitem__, t[:-k - 1:-1])    # the talon's top k cards
                 del t[-k:]
-                hand.sort(key=SORT.__getitem__)
-                self._acts[p] = [*map(PLAY_CARD.__getitem__, hand)]
-                self._takers += (p,) * k
-            self.bought[p] += k
+                acts.sort(key=ACT_SORT.__getitem__)
+                m.takers += (p,) * k
+            m.bought[p] += k
             self._after_exchange(p)
             return
         if data == "announce":                        # EC-2.4
             self.king_pending[p] = False
-            self.king_held = p
-            self.shown.append((p, KINGS[self.trump]))
+            m.king_held = p
             self._score(p, 1)
             return
         if data == "propose":
@@ -422,26 +490,17 @@ class EcarteState(State):
             self.current_player = self.dealer
             return
         if data == "stand":                           # EC-2.3: standing at the first chance is a risk
-            if self.exchanges == 0:
-                self.stood = True
+            if m.exchanges == 0:
+                m.stood = True
             self._begin_play()
             return
         if data == "refuse":
-            if self.exchanges == 0:
-                self.refused = True
+            if m.exchanges == 0:
+                m.refused = True
             self._begin_play()
             return
         # accept
         self._exchange_turn(self.elder)
-
-    def _take(self, p: int, card: Card) -> None:
-        """Take `card` out of p's hand (and its action out of his actions, kept in step). The card is found among
-        the actions, which compare by identity at C speed (cards define an order, so comparing two cards runs
-        Python code)."""
-        acts = self._acts[p]
-        i = acts.index(PLAY_CARD[card])
-        del acts[i]
-        del self.hands[p][i]
 
     def _end_deal(self) -> None:
         """EC-4.1: three or four tricks one point, five two; EC-2.3 the classic risk of standing."""
@@ -449,24 +508,28 @@ class EcarteState(State):
         w = 0 if tricks[0] >= 3 else 1
         pts = 2 if tricks[w] == HAND else 1
         why = "vole" if pts == 2 else "point"
-        if self._classic and pts == 1 and ((self.stood and w == self.dealer) or (self.refused and w == self.elder)):
+        m = self._m
+        if self.game.classic and pts == 1 and ((m.stood and w == self.dealer) or (m.refused and w == self.elder)):
             pts, why = 2, "stood"
         self._finish_deal(w, pts, why)
 
     def _finish_deal(self, w, pts, why) -> None:
         ended = w is not None and self._score(w, pts)
-        self.deals.append({"deal": self.deal_no, "dealer": self.dealer, "trump": self.trump, "turned": self.turned,
-                           "tricks": list(self.tricks), "points": list(self.deal_points), "winner": w,
-                           "why": why, "king_turned": self.king_turned, "king_held": self.king_held,
-                           "bought": list(self.bought), "total": list(self.points)})
+        self._log_deal(w, why)
         if ended:
             return
         self._next_deal()
 
+    def _log_deal(self, w, why) -> None:
+        # the deal's lists of tricks, points and cards bought are not copied: each deal makes new ones
+        m = self._m
+        m.log.append((self.deal_no, self.dealer, self.turned, self.tricks, m.deal_points, w, why, m.king_turned,
+                      m.king_held, m.bought, (*m.points,)))
+
     def _next_deal(self) -> None:
         """EC-4.2 / EC-4.3: the other player deals, from the talon while it serves (EC-4.4), else a new
         shuffle (CHANCE)."""
-        self._done.append((self.discards, self.won, self.turned))   # out of play (a new deal makes new lists)
+        self._m.done.append((self.discards, self.won, self.turned, self._m.king_held))   # (a new deal: new lists)
         self.dealer = 1 - self.dealer
         self.elder = 1 - self.dealer
         if len(self.talon) >= self.game.threshold:
@@ -476,30 +539,28 @@ class EcarteState(State):
 
     def _end_match(self, w: int) -> None:
         """EC-4.5 / EC-4.6: the winner takes the pot; a loser on 0 pays it once more."""
-        self.winner = w
+        m = self._m
+        m.winner = w
         lose = 1 - w
-        gain = self.paid[lose] + (self.pot if self.points[lose] == 0 else 0)
-        self.settlement = [0, 0]
-        self.settlement[w], self.settlement[lose] = gain, -gain
+        gain = m.paid[lose] + (m.pot if m.points[lose] == 0 else 0)
+        m.settlement = [0, 0]
+        m.settlement[w], m.settlement[lose] = gain, -gain
         self.current_player = TERMINAL
         if self.phase != PLAY or self.trick or sum(self.tricks) < HAND:   # ended within a deal (EC-4.7)
-            if not self.deals or self.deals[-1]["deal"] != self.deal_no:
-                self.deals.append({"deal": self.deal_no, "dealer": self.dealer, "trump": self.trump,
-                                   "turned": self.turned, "tricks": list(self.tricks),
-                                   "points": list(self.deal_points), "winner": None, "why": "ended",
-                                   "king_turned": self.king_turned, "king_held": self.king_held,
-                                   "bought": list(self.bought), "total": list(self.points)})
+            if not m.log or m.log[-1][0] != self.deal_no:
+                self._log_deal(None, "ended")
 
     # results -------------------------------------------------------------------------------------
     def _scores(self) -> list:
         """The match points while it is played; once it is over, the settlement in units of the stake
         (EC-2.5, EC-4.5, EC-4.6): what each player won or lost."""
         if self.current_player == TERMINAL:
-            return list(self.settlement)
-        return list(self.points)
+            return list(self._m.settlement)
+        return list(self._m.points)
 
     def _winners(self) -> list[int]:
-        return [self.winner] if self.winner is not None else []
+        w = self._m.winner
+        return [w] if w is not None else []
 
     def _snapshot(self) -> tuple:
         t = lambda cs: tuple(c.text for c in cs)  # noqa: E731
@@ -519,23 +580,14 @@ class EcarteState(State):
         """A light copy for looking ahead (describe): shares the game and the history."""
         c = object.__new__(type(self))
         c.__dict__.update(self.__dict__)
-        c.hands = [list(h) for h in self.hands]
         c._acts = [list(a) for a in self._acts]
         c.talon = list(self.talon)
         c.discards = [list(d) for d in self.discards]
         c.trick = list(self.trick)
         c.tricks = list(self.tricks)
         c.won = [list(w) for w in self.won]
-        c.points = list(self.points)
-        c.deal_points = list(self.deal_points)
         c.king_pending = list(self.king_pending)
-        c.bought = list(self.bought)
-        c.deals = list(self.deals)
-        c.paid = list(self.paid)
-        c.settlement = list(self.settlement)
-        c._done = list(self._done)
-        c._takers = list(self._takers)
-        c.shown = list(self.shown)
+        c._m = self._m.copy()
         c._legal_cache = None
         return c
 
@@ -583,7 +635,7 @@ class EcarteState(State):
             return super()._illegal(text)
         first = self.trick[0][1]
         led = self.led
-        duty = why_not(card, hand, led, SUIT, self.trump, True, first if self._overtake else None, POWER)
+        duty = why_not(card, hand, led, SUIT, self.trump, True, first if self.game.overtake else None, POWER)
         if duty == FOLLOW:
             return IllegalActionError("EC-3.2", f"you hold a {SUIT_ONE[led]}: follow suit", text)
         if duty == TRUMP:
@@ -597,7 +649,7 @@ class EcarteState(State):
         """Why a choice of the exchange (propose, play, accept, refuse, keep, buy) or announce is not legal."""
         phase = self.phase
         if word in ("propose", "play", "accept", "refuse"):
-            if not self._classic:
+            if not self.game.classic:
                 return IllegalActionError("EC-2.1", "both players exchange freely here: nobody proposes or "
                                           "accepts; throw cards away and buy, or keep your cards", text)
             if phase == PLAY:
@@ -608,7 +660,7 @@ class EcarteState(State):
             return IllegalActionError("EC-2.1", "only the elder hand proposes or plays on, before an exchange",
                                       text)
         if word == "announce":
-            if not self._king_opt:
+            if not self.game.king_in_hand:
                 return IllegalActionError("EC-2.4", "the King of trumps in hand scores nothing here: only a "
                                           "turned King scores", text)
             if phase != PLAY:
@@ -627,8 +679,8 @@ class EcarteState(State):
 
     # what resample needs -----------------------------------------------------------------------------
     def _deal_owners(self) -> list:
-        takers = self._takers                     # the talon is taken from the shuffle's first card on
-        return takers + [None] * (len(self.shuffle) - len(takers))
+        takers = self._m.takers                   # the talon is taken from the shuffle's first card on
+        return takers + [None] * (len(self._m.shuffle) - len(takers))
 
     def _revealed(self) -> list:
         return list(self.shown)
@@ -890,6 +942,11 @@ class EcarteState(State):
         return line
 
 
+# the parts of a state kept in its _Match, read as before: state.points, state.pot, …
+for _name in ("points", "deal_points", "bought", "exchanges", "stood", "refused", "king_held", "king_turned",
+              "pot", "paid", "staked", "winner", "settlement", "shuffles", "shuffle"):
+    setattr(EcarteState, _name, property(attrgetter("_m." + _name)))
+del _name
 Ecarte.State = EcarteState
 GAME = Ecarte
 
