@@ -1053,6 +1053,24 @@ class CarefulBot(Bot):
         return min(pool, key=lambda a: (a.card.suit == trump, POWER[a.card], a.text))
 
 
+# The look-ahead's cards as bits of their index (`RuleBot._look_ahead`): each suit's cards, and per trump
+# the cards that take a trick led with card i (a higher card of its suit, or a trump)
+_BIT = {c: 1 << c.index for c in PIQUET32.cards}
+_SUIT_BITS = {s: sum(_BIT[c] for c in PIQUET32.cards if c.suit == s) for s in SUITS}
+_SAME = {c.index: _SUIT_BITS[c.suit] for c in PIQUET32.cards}      # the cards of card i's suit
+_SUIT_OF = {c.index: c.suit for c in PIQUET32.cards}
+# _HIGHER[trump][i]: the cards that take a trick led with card i (a higher card of its suit, or a trump)
+_HIGHER = {t: {c.index: sum(_BIT[d] for d in PIQUET32.cards if beats(d, c, c.suit, t, SUIT, POWER))
+               for c in PIQUET32.cards} for t in (*SUITS, None)}
+
+
+def _deal_value(t_me: int, t_opp: int) -> int:
+    """A finished deal's value for the player with `t_me` tricks: 2 for all five, 1 for the point, -1, -2."""
+    if t_me >= 3:
+        return 2 if t_me == HAND else 1
+    return -2 if t_opp == HAND else -1
+
+
 class RuleBot:
     """A rule-based player that plays the way a club player would, with only what its seat knows (its
     hand, its discards, every card shown since the shuffle: played, turned, announced):
@@ -1180,7 +1198,8 @@ class RuleBot:
 
     def _look_ahead(self, state, me, cards, unseen) -> list:
         """The cards that score best when the rest of the deal is played out exactly against sampled hands
-        of the other player (see the class docstring); [] when no hand agrees with the play."""
+        of the other player (see the class docstring); [] when no hand agrees with the play. The play-out is
+        an alpha-beta search with a memo of bounds, the cards as bits (`_BIT`)."""
         opp = 1 - me
         trump = state.trump
         n_opp = len(state.hands[opp])
@@ -1189,62 +1208,99 @@ class RuleBot:
         if len(pool) < n_opp:
             return []
         overtake = state.game.overtake
-        memo: dict = {}
-
-        def value(tk):
-            t = tk[me]
-            if t >= 3:
-                return 2 if t == HAND else 1
-            return -2 if tk[opp] == HAND else -1
-
-        def solve(mine, theirs, trick, turn, tk):
-            key = (mine, theirs, trick, turn, tk)
-            v = memo.get(key)
-            if v is not None:
-                return v
-            hand = mine if turn == me else theirs
-            if not hand:
-                v = memo[key] = value(tk)
-                return v
-            if tk[0] and tk[1] and max(tk) >= 3:       # decided: three tricks, and no five any more
-                return 1 if tk[me] >= 3 else -1
-            if trick is None:
-                moves = hand
-            else:
-                led = trick[1]
-                moves = playable(hand, led.suit, SUIT, trump, True, led if overtake else None, POWER)
-            best = None
-            for c in moves:
-                rest = tuple(x for x in hand if x is not c)
-                m2, t2 = (rest, theirs) if turn == me else (mine, rest)
-                if trick is None:
-                    v = solve(m2, t2, (turn, c), 1 - turn, tk)
-                else:
-                    lp, led = trick
-                    w = turn if beats(c, led, led.suit, trump, SUIT, POWER) else lp
-                    v = solve(m2, t2, None, w, (tk[0] + (w == 0), tk[1] + (w == 1)))
-                if best is None or (v > best if turn == me else v < best):
-                    best = v
-                    if best == (2 if turn == me else -2):
-                        break                            # nothing better for the player to move
-            memo[key] = best
-            return best
-
         mine = tuple(state.hands[me])
         trick = state.trick[0] if state.trick else None
         tk = tuple(state.tricks)
+        higher = _HIGHER[trump]
+        trump_bits = _SUIT_BITS.get(trump, 0)
+        memo: dict = {}
+
+        def answers(hand, i):
+            """The cards of `hand` that may answer card `i` led: follow suit, else trump (Écarté as the source
+            gives it); beat the card led if the overtake duty is on and you can."""
+            same = hand & _SAME[i]
+            if not same and _SUIT_OF[i] != trump:
+                same = hand & trump_bits
+            if not same:
+                return hand
+            if overtake:
+                h = same & higher[i]
+                if h:
+                    return h
+            return same
+
+        def solve(m, t, led, lp, turn, t0, t1, alpha, beta):
+            """The deal's value for `me` (2, 1, -1, -2) when it lies outside (alpha, beta) only as a bound
+            (alpha-beta, fail-soft): at or below alpha it is at most the figure returned, at or above beta at
+            least. m, t: my and the other player's cards as bits; led: the index of the card led (-1: none
+            yet), lp: who led it."""
+            key = (m, t, led, lp, turn, t0, t1)
+            e = memo.get(key)
+            if e is not None:
+                lo, hi = e
+                if lo == hi or lo >= beta:
+                    return lo
+                if hi <= alpha:
+                    return hi
+                if lo > alpha:
+                    alpha = lo
+                if hi < beta:
+                    beta = hi
+            else:
+                lo, hi = -2, 2
+            mover_me = turn == me
+            hand = m if mover_me else t
+            tme, top = (t0, t1) if me == 0 else (t1, t0)
+            if not hand:
+                v = _deal_value(tme, top)
+                memo[key] = (v, v)
+                return v
+            if t0 and t1 and (t0 >= 3 or t1 >= 3):   # decided: three tricks, and no five any more
+                return 1 if tme >= 3 else -1
+            moves = hand if led < 0 else answers(hand, led)
+            a0, b0 = alpha, beta
+            best = -3 if mover_me else 3
+            while moves:                              # the cards in index order
+                b = moves & -moves
+                moves ^= b
+                m2, t2 = (m ^ b, t) if mover_me else (m, t ^ b)
+                if led < 0:
+                    v = solve(m2, t2, b.bit_length() - 1, turn, 1 - turn, t0, t1, alpha, beta)
+                else:
+                    w = turn if b & higher[led] else lp
+                    v = solve(m2, t2, -1, 0, w, t0 + (w == 0), t1 + (w == 1), alpha, beta)
+                if mover_me:
+                    if v > best:
+                        best = v
+                        if best > alpha:
+                            alpha = best
+                elif v < best:
+                    best = v
+                    if best < beta:
+                        beta = best
+                if alpha >= beta:
+                    break
+            if best <= a0:
+                hi = min(hi, best)                    # the true value is at most best
+            elif best >= b0:
+                lo = max(lo, best)                    # at least best
+            else:
+                lo = hi = best
+            memo[key] = (lo, hi)
+            return best
+
+        all_m = sum(_BIT[c] for c in mine)
         score = dict.fromkeys(cards, 0)
         for _ in range(self.SAMPLES):
             memo.clear()
             self.rng.shuffle(pool)
-            theirs = tuple(pool[:n_opp])
+            all_t = sum(_BIT[c] for c in pool[:n_opp])
             for c in cards:
-                rest = tuple(x for x in mine if x is not c)
                 if trick is None:
-                    score[c] += solve(rest, theirs, (me, c), opp, tk)
+                    score[c] += solve(all_m ^ _BIT[c], all_t, c.index, me, opp, tk[0], tk[1], -3, 3)
                 else:
                     lp, led = trick
                     w = me if beats(c, led, led.suit, trump, SUIT, POWER) else lp
-                    score[c] += solve(rest, theirs, None, w, (tk[0] + (w == 0), tk[1] + (w == 1)))
+                    score[c] += solve(all_m ^ _BIT[c], all_t, -1, 0, w, tk[0] + (w == 0), tk[1] + (w == 1), -3, 3)
         top = max(score.values())
         return [c for c in cards if score[c] == top]
