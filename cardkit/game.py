@@ -224,6 +224,24 @@ class Game:
         return examples(self.name)
 
 
+
+_SLOTS_OF: dict = {}
+
+
+def _slot_names(cls) -> tuple:
+    """The names a class and its bases keep in ``__slots__`` (beside any ``__dict__``)."""
+    names = _SLOTS_OF.get(cls)
+    if names is None:
+        names = []
+        for k in cls.__mro__:
+            sl = k.__dict__.get("__slots__", ())
+            for n in ((sl,) if isinstance(sl, str) else sl):
+                if n not in ("__dict__", "__weakref__") and n not in names:
+                    names.append(n)
+        names = _SLOTS_OF[cls] = tuple(names)
+    return names
+
+
 class State:
     """Base class of every game state. See the module docstring for the protocol."""
 
@@ -336,6 +354,12 @@ class State:
             rng_log = rng_log[:first]
         self.__dict__.clear()
         self.__dict__.update(fresh.__dict__)
+        for name in _slot_names(type(self)):       # a game may keep its state in __slots__ (Whist, 24)
+            try:
+                setattr(self, name, getattr(fresh, name))
+            except AttributeError:                   # not set in the replay: not set here either
+                if hasattr(self, name):
+                    delattr(self, name)
         self._rng, self.seed, self._stacked, self._rng_log = rng, seed, stacked, rng_log
 
     def clone(self) -> "State":

@@ -49,6 +49,11 @@ COLOUR_OF = {c: c.text[0] for c in CARDS if c is not WHITE}
 # 11 low and the 24 the lowest trump (V24-6.4)
 POWER = {False: {c: (12 if c is WHITE else c.value) for c in CARDS},
          True: {c: (0 if c is WHITE else 12 - c.value) for c in CARDS}}
+# a card's strength in a trick, per trump and order in force and per led colour (V24-4.3): a trump above any
+# card of the led colour, which is above the other colours (-1: never wins); the trick goes to the highest,
+# so that keeping its best card as the cards come is one comparison per card (as tricks.winner finds it)
+RANKS = {(t, rev): {led: {c: 100 + POWER[rev][c] if SUIT_OF[t][c] == t else POWER[rev][c] if SUIT_OF[t][c] == led
+                          else -1 for c in CARDS} for led in COLOURS} for t in COLOURS for rev in (False, True)}
 
 # phases of a round
 BLIND_Q, TRUMP_Q, EXCHANGE, PLAY, REVERSE_Q, NEWTRUMP_Q = range(6)
@@ -133,7 +138,7 @@ class VierundzwanzigGame(Game):
         pen = o["own_trump_penalty"]
         self.double_penalty = pen == "always" or pen == "advised" and not o["trump_twos"]
         # the shuffle's steps down to the deepest card a round can reach, grouped so that the product of
-        # a group's ranges stays below 2**63 (random_deal)
+        # a group's ranges stays below 2**63 (random_deal): (product, ((step, its range), …)) per group
         reach = min((HAND + MAX_EXCHANGE) * self.num_players, len(CARDS) - 1)
         self._draws = []
         i = 0
@@ -142,7 +147,7 @@ class VierundzwanzigGame(Game):
             while k < reach and prod * (len(CARDS) - k) < 1 << 63:
                 prod *= len(CARDS) - k
                 k += 1
-            self._draws.append((i, k, prod))
+            self._draws.append((prod, tuple((t, len(CARDS) - t) for t in range(i, k))))
             i = k
         n = self.num_players
         # per start player: each seat's first and second packet taken from the deal in one go (V24-3.2: three
@@ -164,12 +169,10 @@ class VierundzwanzigGame(Game):
         uniform number below the product of their ranges, read digit by digit in that mixed radix, is a
         uniform choice for each step (one draw of the RNG for up to 11 steps instead of one each)."""
         cards = list(CARDS)
-        m = len(cards)
         below = rng.below
-        for i, k, prod in self._draws:
+        for prod, steps in self._draws:
             v = below(prod)
-            for t in range(i, k):
-                r = m - t
+            for t, r in steps:
                 j = t + v % r
                 v //= r
                 cards[t], cards[j] = cards[j], cards[t]
@@ -205,9 +208,18 @@ class VierundzwanzigGame(Game):
         return {"random": RandomBot, "careful": CarefulBot, "rule-based": RuleBot}
 
 
+# the state's own attributes, kept in slots: with more than about 30 attributes in its __dict__ an instance
+# loses CPython's fast attribute access, and the state has about 50 (the base's few stay in the __dict__)
+_SLOTS = tuple("""n _twos _sit _limits points round_no dealer start rounds loser hands second stock ex_order
+    drawn_by discards aside active picked phase trump next_trump called blind reversed next_reversed suit_of
+    follows power hand_acts ex_pos ex_count ex_max ex_hand ex_acts ex_sit trick led ranks rank best_r changes leader won
+    tricks_played last_trick nxt in_play current_player best""".split())
+_SLOT_VALUES = attrgetter(*_SLOTS)
+
+
 class VierundzwanzigState(State):
-    # a plain attribute, not the base class's property: it is read several times per decision
-    current_player = CHANCE
+    # current_player is a slot, not the base class's property: it is read several times per decision
+    __slots__ = _SLOTS
 
     # set up --------------------------------------------------------------------------------------------
     def _start(self) -> None:
@@ -223,20 +235,25 @@ class VierundzwanzigState(State):
         self.start = 0
         self.rounds: list[dict] = []
         self.loser = None                   # V24-8.4: a blind caller without a trick loses the match
-        self.hands: list[list[Card]] = [[] for _ in range(n)]
-        self.second: list[list[Card]] = [[] for _ in range(n)]   # the second packets, before trump is named
+        self.hands: list[list[Card]] = [[], [], [], [], []][:n]
+        self.second: list[list[Card]] = [[], [], [], [], []][:n]   # the second packets, before trump is named
         self.stock: list[Card] = []         # the top of the stock is the END of the list
         self.ex_order: tuple = ()           # the seats in turn from the start player
         self._new_round_fields()
+        # the trick's best card so far (set at every lead, see _apply): per led colour the cards' strengths
+        # in a trick (RANKS; set when trump is named), this trick's, the best (seat, card) and its strength
+        self.ranks = RANKS["Y", False]
+        self.rank, self.best, self.best_r = self.ranks["Y"], None, -1
+        self.changes = False                # a 1 or a 2 was answered in this trick (see _end_trick)
         self.current_player = CHANCE
 
     def _new_round_fields(self) -> None:
         """Everything of a round but the cards dealt (hands, second packets, stock: set by the deal)."""
         n = self.n
-        left = self.game._left              # each seat's left-hand neighbour (one item per seat)
         self.drawn_by: list[int] = []       # who drew each stock card, in order (resample)
-        self.discards: list[list[Card]] = [[] for _ in left]
-        self.aside: list[list[Card]] = [[] for _ in left]    # the hand of a player who sits out
+        # n fresh empty lists each (at most 5 players; cheaper than a comprehension, at every round)
+        self.discards: list[list[Card]] = [[], [], [], [], []][:n]
+        self.aside: list[list[Card]] = [[], [], [], [], []][:n]    # the hand of a player who sits out
         self.active = [True] * n
         self.picked = True                  # has the start player picked up his first cards? (V24-7)
         self.phase = BLIND_Q
@@ -254,35 +271,46 @@ class VierundzwanzigState(State):
         self.ex_acts: list = []             # the discard actions still open to the exchanging player
         self.ex_sit = False
         self.trick: list[tuple[int, Card]] = []
-        self.trick_cards: list[Card] = []
         self.led = None                     # the led colour (None while the trick is empty)
         self.leader = 0
-        self.tricks = [0] * n
-        self.won: list[list[tuple]] = [[] for _ in left]
+        self.won: list[list[tuple]] = [[], [], [], [], []][:n]
         self.tricks_played = 0
         self.last_trick = None              # (trick, winner, trump then, reversed then)
-        self.nxt = list(left)               # the next seat in play (a player who sits out is passed)
+        self.nxt = list(self.game._left)    # the next seat in play (a player who sits out is passed)
         self.in_play = n
 
+    # worked out when read (views, bots, the round's score), not kept up to date at every card
+    @property
+    def tricks(self) -> list[int]:
+        """The tricks each seat has taken this round."""
+        return list(map(len, self.won))
+
+    @property
+    def trick_cards(self) -> list[Card]:
+        """The cards of the trick on the table, in the order played."""
+        return [c for _, c in self.trick]
+
     # dealing (V24-3) -------------------------------------------------------------------------------------
-    def _deal(self, deal: Deal) -> None:
-        cards = deal.cards
+    def _deal(self, deal: Deal) -> list:
+        """Deal a round; returns the start player's legal actions."""
         g = self.game
         self.round_no += 1
-        self._new_round_fields()
+        if self.round_no > 1:                             # (the first round's are fresh from _start)
+            self._new_round_fields()
         start = self.start = (self.dealer + 1) % self.n
         first, second = g._packets[start]
-        cards = list(cards)
+        cards = list(deal.cards)
         self.hands = list(first(cards))                   # in seat order, a list each (slices of a list)
         self.second = list(second(cards))
         self.stock = cards[:2 * PACKET * self.n - 1:-1]    # the rest, reversed: its top card last
         self.ex_order = g._turn_from[start]
-        if self._blind_allowed():
+        self.current_player = start
+        if not self._limits or self.points[start] >= BLIND_FROM:    # (as _blind_allowed)
             self.picked = False
             self.phase = BLIND_Q
-        else:
-            self.phase = TRUMP_Q
-        self.current_player = start
+            return [LOOK, BLIND]
+        self.phase = TRUMP_Q
+        return ASK_TRUMP[:]
 
     def _blind_allowed(self) -> bool:
         return not self._limits or self.points[self.start] >= BLIND_FROM
@@ -328,74 +356,94 @@ class VierundzwanzigState(State):
                 and not (self._limits and self.points[p] <= NO_SIT_OUT_AT))
 
     # applying -------------------------------------------------------------------------------------------
-    def _apply(self, action) -> None:
+    def _apply(self, action) -> list | None:
+        """Make the move; returns the next position's legal actions (None once the round is over)."""
         ph = self.phase
         if ph == PLAY:                                    # a card to the trick: the hot path, inline
             p = self.current_player
             card = action.card
-            # the card's place found among the hand's actions (one list kept, not two)
-            acts = self.hand_acts[p]
-            i = acts.index(action)
-            del acts[i]
-            del self.hands[p][i]
-            self.trick.append((p, card))
-            tc = self.trick_cards
-            tc.append(card)
-            if self.led is None:
-                self.led = self.suit_of[card]
-            if card.value <= 2 and self._asks(card):
-                return
-            if len(tc) == self.in_play:
-                self._end_trick()
+            self.hand_acts[p].remove(action)
+            self.hands[p].remove(card)
+            pc = (p, card)
+            trick = self.trick
+            trick.append(pc)
+            led = self.led
+            # the trick's best card so far, kept as the cards come (RANKS), so the trick's end knows it
+            if led is None:
+                led = self.led = self.suit_of[card]
+                rank = self.rank = self.ranks[led]
+                self.best, self.best_r = pc, rank[card]
             else:
-                self.current_player = self.nxt[p]
-        elif ph == EXCHANGE:
-            self._exchange(action)
-        elif ph == REVERSE_Q:
+                r = self.rank[card]
+                if r > self.best_r:
+                    self.best, self.best_r = pc, r
+            if card.value <= 2 and self._asks(card):
+                return self._legal()
+            if len(trick) == self.in_play:
+                return self._end_trick()
+            p = self.current_player = self.nxt[p]
+            acts = self.hand_acts[p]                      # the next player's legal cards (as in _legal)
+            return list(filter(self.follows[led], acts)) or acts[:]
+        if ph == EXCHANGE:
+            return self._exchange(action)
+        if ph == REVERSE_Q:
             if action.data:
                 self.next_reversed = not self.next_reversed
-            self._after_card()
-        elif ph == NEWTRUMP_Q:
+                self.changes = True
+            return self._after_card()
+        if ph == NEWTRUMP_Q:
             if action.data is not None:
                 self.next_trump = action.data
-            self._after_card()
-        elif ph == TRUMP_Q:
-            self._name_trump(action.data, False)
-        elif action is BLIND:
-            self._name_trump("Y", True)
-        else:                                             # LOOK
-            self.picked = True
-            self.phase = TRUMP_Q
+                self.changes = True
+            return self._after_card()
+        if ph == TRUMP_Q:
+            return self._name_trump(action.data, False)
+        if action is BLIND:
+            return self._name_trump("Y", True)
+        self.picked = True                                # LOOK
+        self.phase = TRUMP_Q
+        return ASK_TRUMP[:]
 
-    def _name_trump(self, t: str, blind: bool) -> None:
+    def _name_trump(self, t: str, blind: bool) -> list:
+        """Trump named: 3 more cards each, and the exchange begins (returns the legal actions)."""
         self.trump = self.next_trump = self.called = t
         self.blind = blind
         self.picked = True
         self.suit_of = SUIT_OF[t]
         self.follows = FOLLOWS[t]
-        hands = self.hands
-        for p in range(self.n):                           # V24-3.2: three more cards each
-            hands[p] += self.second[p]
-            self.second[p] = []
+        self.ranks = RANKS[t, self.reversed]
+        for h, more in zip(self.hands, self.second):      # V24-3.2: three more cards each
+            h += more
+            more.clear()
         self.phase = EXCHANGE
         self.ex_pos = 0
-        self._next_exchanger()
+        return self._next_exchanger()
 
-    def _next_exchanger(self) -> None:
+    def _next_exchanger(self) -> list:
         """The next player (from the start player on, the dealer last) with a choice to make in the
-        exchange; then the start player leads."""
+        exchange, then the start player leads; returns the legal actions (as _legal)."""
         order = self.ex_order
-        while self.ex_pos < len(order):
-            p = order[self.ex_pos]
+        pos = self.ex_pos
+        stock = len(self.stock)
+        while pos < len(order):
+            p = order[pos]
             self.ex_count = 0
-            self.ex_max = m = self._max_exchange(p)
+            # as _max_exchange, with none given back yet: 3, fewer only with a short stock or the limits
+            m = MAX_EXCHANGE if stock >= MAX_EXCHANGE else stock
+            if self._limits and self.points[p] <= NO_EXCHANGE_AT:
+                m = 0
+            self.ex_max = m
             self.ex_sit = sit = self._sit and self._may_sit_out(p)
             if m > 0 or sit:
+                self.ex_pos = pos
                 self.current_player = p
                 self.ex_hand = h = tuple(self.hands[p])   # as dealt: the places "card 1" … "card 6"
-                self.ex_acts = list(map(dict.__getitem__, DISCARD_AT, h))
-                return
-            self.ex_pos += 1
+                acts = self.ex_acts = list(map(dict.__getitem__, DISCARD_AT, h))
+                if m > 0:
+                    return [SIT_OUT, *acts, DONE[0]] if sit else [*acts, DONE[0]]
+                return [SIT_OUT, DONE[0]]
+            pos += 1
+        self.ex_pos = pos
         # the exchange is over: the players in play, and the start player leads (V24-4.1)
         act = self.active
         n = self.n
@@ -408,32 +456,34 @@ class VierundzwanzigState(State):
         self.hand_acts = [list(map(PLAY_OF, h)) for h in self.hands]
         self.phase = PLAY
         self.leader = self.current_player = self.start
+        return self.hand_acts[self.start][:]
 
-    def _exchange(self, action) -> None:
+    def _exchange(self, action) -> list:
+        """A card given back, sitting out, or the cards drawn; returns the next position's legal actions."""
         p = self.current_player
         kind = action.data
         if kind == "discard":
-            i = self.ex_acts.index(action)               # ex_acts: the hand in order (see _apply)
-            del self.ex_acts[i]
+            ex_acts = self.ex_acts
+            i = ex_acts.index(action)                     # ex_acts: the hand in order (see _apply)
+            del ex_acts[i]
             del self.hands[p][i]
             self.discards[p].append(action.card)
-            self.ex_count += 1
-            if self.ex_count < self.ex_max:
-                return
+            k = self.ex_count = self.ex_count + 1
+            if k < self.ex_max:
+                return [*ex_acts, DONE[k]]                # (as _legal: no sitting out once one is given)
         elif kind == "sit":
             self.active[p] = False
             self.in_play -= 1
             self.aside[p] = self.hands[p]
             self.hands[p] = []
             self.ex_pos += 1
-            self._next_exchanger()
-            return
+            return self._next_exchanger()
         hand, stock, drawn = self.hands[p], self.stock, self.drawn_by
         for _ in range(self.ex_count):                    # V24-3.4: as many new cards from the stock
             hand.append(stock.pop())
             drawn.append(p)
         self.ex_pos += 1
-        self._next_exchanger()
+        return self._next_exchanger()
 
     def _asks(self, card) -> bool:
         """Whether the 1 or 2 just played asks its player a question at once (if so, the phase asks it)."""
@@ -445,38 +495,40 @@ class VierundzwanzigState(State):
             return True
         return False
 
-    def _after_card(self) -> None:
-        if len(self.trick_cards) == self.in_play:
-            self._end_trick()
-        else:
-            self.phase = PLAY
-            self.current_player = self.nxt[self.current_player]
+    def _after_card(self) -> list | None:
+        self.phase = PLAY
+        if len(self.trick) == self.in_play:
+            return self._end_trick()
+        self.current_player = self.nxt[self.current_player]
+        return self._legal()
 
-    def _end_trick(self) -> None:
-        trick = self.trick
+    def _end_trick(self) -> list | None:
+        """The trick to its winner, who leads the next (his legal actions: his whole hand), or the round
+        scored (None)."""
         trump, rev = self.trump, self.reversed
-        w = trick[tricks.winner(self.trick_cards, self.suit_of, self.power, trump)][0]
-        self.tricks[w] += 1
-        t = tuple(trick)
+        w = self.best[0]
+        t = tuple(self.trick)
         self.won[w].append(t)
         self.last_trick = (t, w, trump, rev)
         self.trick = []
-        self.trick_cards = []
         self.led = None
         played = self.tricks_played = self.tricks_played + 1
         # changes of trump (V24-9.1) and of the order (V24-6.2) take effect now, from the next trick
-        if self.next_trump != trump:
-            self.trump = self.next_trump
-            self.suit_of = SUIT_OF[self.trump]
-            self.follows = FOLLOWS[self.trump]
-        if self.next_reversed != rev:
-            self.reversed = self.next_reversed
-            self.power = POWER[self.reversed]
+        if self.changes:
+            self.changes = False
+            if self.next_trump != trump:
+                self.trump = self.next_trump
+                self.suit_of = SUIT_OF[self.trump]
+                self.follows = FOLLOWS[self.trump]
+            if self.next_reversed != rev:
+                self.reversed = self.next_reversed
+                self.power = POWER[self.reversed]
+            self.ranks = RANKS[self.trump, self.reversed]
         if played == TRICKS:
             self._end_round()
-            return
-        self.phase = PLAY
+            return None
         self.leader = self.current_player = w
+        return self.hand_acts[w][:]
 
     # the round and the match (V24-5, V24-8) ----------------------------------------------------------------
     def trick_value(self) -> int:
@@ -484,33 +536,33 @@ class VierundzwanzigState(State):
         return 4 if self.blind else 2 if self.next_trump == "Y" else 1
 
     def _end_round(self) -> None:
-        n = self.n
         v = self.trick_value()
-        before = list(self.points)
-        why = [""] * n
-        double = self.game.double_penalty
-        for p in range(n):
-            if not self.active[p]:
-                why[p] = "sat out"                        # V24-9.2: the score does not change
-                continue
-            t = self.tricks[p]
-            if t:
-                self.points[p] -= t * v                   # V24-5.1
-                why[p] = "tricks"
-            elif p == self.start and double:
-                self.points[p] += 2 * TRICKS * v          # V24-5.3
-                why[p] = "own trump"
+        points = self.points
+        before = points[:]
+        why = []
+        start, active = self.start, self.active
+        tricks_ = list(map(len, self.won))               # (the property tricks)
+        for p, t in enumerate(tricks_):
+            if not active[p]:
+                why.append("sat out")                     # V24-9.2: the score does not change
+            elif t:
+                points[p] -= t * v                        # V24-5.1
+                why.append("tricks")
+            elif p == start and self.game.double_penalty:
+                points[p] += 2 * TRICKS * v               # V24-5.3
+                why.append("own trump")
                 if self.blind:
                     self.loser = p                        # V24-8.4: 48, and the match is lost
             else:
-                self.points[p] += TRICKS * v              # V24-5.2
-                why[p] = "no trick"
-        self.rounds.append({"round": self.round_no, "dealer": self.dealer, "start": self.start,
+                points[p] += TRICKS * v                   # V24-5.2
+                why.append("no trick")
+        self.rounds.append({"round": self.round_no, "dealer": self.dealer, "start": start,
                             "trump": self.called, "final": self.next_trump, "blind": self.blind, "value": v,
-                            "tricks": list(self.tricks), "active": list(self.active), "before": before,
-                            "after": list(self.points), "why": why})
+                            "tricks": tricks_, "active": active[:], "before": before,
+                            "after": points[:], "why": why})
         self.phase = PLAY
-        if self.loser is not None or min(self.points) <= 0 or max(self.points) >= LIMIT:
+        n = self.n
+        if self.loser is not None or min(points) <= 0 or max(points) >= LIMIT:
             self.current_player = TERMINAL                # V24-8
         else:
             self.dealer = (self.dealer + 1) % n           # V24-3.1
@@ -654,14 +706,18 @@ class VierundzwanzigState(State):
     def _copy(self) -> "VierundzwanzigState":
         """A light copy for looking ahead (describe, resample): shares the game and the history list."""
         c = object.__new__(type(self))
-        d = c.__dict__
-        d.update(self.__dict__)
+        c.__dict__.update(self.__dict__)
+        c._set_slots(_SLOT_VALUES(self))
         for k in ("hands", "hand_acts", "second", "discards", "aside", "won"):
-            d[k] = [list(x) for x in self.__dict__[k]]
-        for k in ("stock", "drawn_by", "active", "ex_order", "ex_acts", "trick", "trick_cards", "tricks",
+            setattr(c, k, [list(x) for x in getattr(self, k)])
+        for k in ("stock", "drawn_by", "active", "ex_order", "ex_acts", "trick",
                   "points", "rounds", "nxt"):
-            d[k] = list(self.__dict__[k])
+            setattr(c, k, list(getattr(self, k)))
         return c
+
+    def _set_slots(self, values) -> None:
+        for k, v in zip(_SLOTS, values):
+            setattr(self, k, v)
 
     def _snapshot(self) -> tuple:
         t = lambda cs: tuple(c.text for c in cs)  # noqa: E731

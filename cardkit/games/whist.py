@@ -15,8 +15,9 @@ correct it), the opponents may claim a revoke once the cards have shown it, both
 hand in, and a stacked deal may expose a card (a misdeal: any player may demand a redeal).
 
 The hot path (strict mode, random play) is kept lean: one `Action` per card made once, hands kept by suit
-as lists of those actions, follow suit and the trick's winner from `cardkit.tricks`, no string formatting
-in `_apply` (narration is `describe`, on demand).
+as lists of those actions, the trick's winner kept as the cards come (as `cardkit.tricks.winner` finds it),
+the next player's legal cards worked out by the move itself, the state's attributes in slots, no string
+formatting in `_apply` (narration is `describe`, on demand).
 """
 from __future__ import annotations
 
@@ -208,7 +209,18 @@ class Whist(Game):
         return {"random": RandomBot, "careful": CarefulBot, "rule-based": RuleBot}
 
 
+# the state's own attributes, kept in slots: with more than about 30 attributes in its __dict__ an instance
+# loses CPython's fast attribute access, and the state has about 40 (the base's few stay in the __dict__)
+_SLOTS = tuple("""_strict _classic _ruleset _lowest _bar current_player _phase _drawn draw dealer hands_dealt _suits
+    faceup trump turned turned_on_table _pickup trick _top _win leader led done won points games log _deal_cards
+    _deal_dealer honours exposed _asking revokes corrections answers _claims""".split())
+_SLOT_VALUES = attrgetter(*_SLOTS)
+
+
 class WhistState(State):
+    # current_player is a slot, not the base class's property: it is read at every step
+    __slots__ = _SLOTS
+
     # set up --------------------------------------------------------------------------------------
     def _start(self) -> None:
         g = self.game
@@ -231,6 +243,7 @@ class WhistState(State):
         self.turned_on_table = False        # until the dealer's first turn (WH-2.3)
         self._pickup = -1                   # the dealer, while the turned card lies on the table
         self.trick: list = []               # the cards of the trick under way, in the order played
+        self._top, self._win = None, 0      # the trick's best card so far, and its player (see _apply)
         self.leader = 0
         self.led = None
         self.done: list = []                # this hand's tricks: (leader, cards, winner)
@@ -248,8 +261,6 @@ class WhistState(State):
         self.corrections: list = []         # (seat, trick, card taken back, card played)
         self.answers: list = []             # (seat, trick, suit): "having none" answers (public)
         self._claims: list = []             # revokes waiting for the opponents' claim (WH-4.6)
-
-    current_player = CHANCE    # a plain attribute (set on the instance), not a property: read at every step
 
     @property
     def hands(self) -> list:
@@ -347,41 +358,60 @@ class WhistState(State):
             return [CLAIM, NO_CLAIM]
         return [REDEAL, PLAY_ON]                 # WH-3.3
 
-    def _apply(self, action) -> None:
+    def _apply(self, action) -> list | None:
+        """Make the move; returns the next position's legal actions (as _legal gives them) where they are
+        known at little cost (a card played, the partner's question), else None."""
         if self._phase:
-            self._answer(action)
-            return
+            return self._answer(action)
         c = action.card
         p = self.current_player
-        self._suits[p][c.suit].remove(action)
+        s = c.suit
+        self._suits[p][s].remove(action)
         fu = self.faceup[p]
         if fu and c in fu:
             fu.discard(c)
         trick = self.trick
         trick.append(c)
-        n = len(trick)
-        if n == 1:
-            self.led = c.suit
-        elif c.suit != self.led and not self._strict:
-            self._phase = ASKED                  # WH-4.5: the partner asks "having none?"
-            return
-        if n < 4:                                # _next, inlined: this is every decision's path
-            nxt = (p + 1) & 3
-            self.current_player = nxt
-            if nxt == self._pickup:              # WH-2.3: the dealer's first turn
-                self._take_up()
-            return
-        self._end_trick()
+        if len(trick) == 1:
+            led = self.led = s
+            self._top, self._win = c, p
+        else:
+            # the trick's best card so far and its player, as tricks.winner finds it (WH-4.3): kept as the
+            # cards come, so the trick's end knows its winner
+            top = self._top
+            if s == top.suit:
+                if c.value > top.value:
+                    self._top, self._win = c, p
+            elif s == self.trump:
+                self._top, self._win = c, p
+            led = self.led
+            if s != led and not self._strict:
+                self._phase = ASKED              # WH-4.5: the partner asks "having none?"
+                return [NONE, *self._suits[p][led]]             # (as _legal_question)
+            if len(trick) == 4:
+                return self._end_trick()
+        # _next, inlined: this is every decision's path
+        nxt = self.current_player = (p + 1) & 3
+        if nxt == self._pickup:                  # WH-2.3: the dealer's first turn
+            self._take_up()
+        h = self._suits[nxt]
+        if self._strict:                         # WH-4.2: follow suit, else any card (as _legal)
+            g = h[led]
+            if g:
+                return g[:]
+        return [*h["C"], *h["S"], *h["H"], *h["D"]]
 
-    def _next(self, p: int) -> None:
-        """After `p`'s card stands: the next player, or the end of the trick."""
+    def _next(self, p: int) -> list | None:
+        """After `p`'s card stands (once the partner's question is answered, as at the table, where any
+        card may be played): the next player and his legal actions, or the end of the trick."""
         if len(self.trick) < 4:
             nxt = (p + 1) & 3
             self.current_player = nxt
             if nxt == self._pickup:              # WH-2.3: the dealer's first turn
                 self._take_up()
-            return
-        self._end_trick()
+            h = self._suits[nxt]
+            return [*h["C"], *h["S"], *h["H"], *h["D"]]
+        return self._end_trick()
 
     def _take_up(self) -> None:
         d, c = self.dealer, self.turned
@@ -389,21 +419,26 @@ class WhistState(State):
         self.faceup[d].add(c)
         self.turned_on_table, self._pickup = False, -1
 
-    def _end_trick(self) -> None:
-        trick = self.trick
-        w = (self.leader + winner(trick, SUIT_OF, POWER, self.trump)) & 3     # WH-4.3
+    def _end_trick(self) -> list | None:
+        """The trick to its winner (WH-4.3), who leads the next: returns his legal actions (any card), or
+        None when a claim is asked or the hand is over."""
+        w = self._win
         self.won[w & 1] += 1
-        self.done.append((self.leader, tuple(trick), w))
+        done = self.done
+        done.append((self.leader, tuple(self.trick), w))
         self.trick = []
         self.led = None
         self.leader = self.current_player = w               # WH-4.1: the winner leads the next trick
         if self.revokes and self._find_claims():            # revokes are made only as at the table
-            return
-        if len(self.done) == TRICKS:
+            return None
+        if len(done) == TRICKS:
             self._end_hand("played")
+            return None
+        h = self._suits[w]
+        return [*h["C"], *h["S"], *h["H"], *h["D"]]
 
     # as at the table: "having none?", claims, misdeals ---------------------------------------------
-    def _answer(self, a) -> None:
+    def _answer(self, a) -> list | None:
         ph = self._phase
         p = self.current_player
         if ph == ASKED:
@@ -423,10 +458,12 @@ class WhistState(State):
                 c = a.card
                 self._suits[p][c.suit].remove(a)
                 self.faceup[p].discard(c)
-                self.trick[-1] = c
+                trick = self.trick
+                trick[-1] = c
+                i = winner(trick, SUIT_OF, POWER, self.trump)    # the trick's best card so far, anew
+                self._top, self._win = trick[i], (self.leader + i) & 3
                 self.corrections.append((p, n, wrong, c))
-            self._next(p)
-            return
+            return self._next(p)
         if ph == CLAIMING:
             r = self._claims.pop(0)
             r["state"] = "claimed" if a is CLAIM else "waived"
@@ -653,6 +690,7 @@ class WhistState(State):
         and the card actions (so they stay the game's own objects)."""
         c = object.__new__(type(self))
         c.__dict__.update(self.__dict__)
+        c._set_slots(_SLOT_VALUES(self))
         c._suits = [{s: list(h[s]) for s in SUITS} for h in self._suits]
         c.faceup = [set(f) for f in self.faceup]
         c.trick = list(self.trick)
@@ -680,6 +718,10 @@ class WhistState(State):
 
     def __deepcopy__(self, memo) -> "WhistState":
         return self._copy()
+
+    def _set_slots(self, values) -> None:
+        for k, v in zip(_SLOTS, values):
+            setattr(self, k, v)
 
     # what resample needs ------------------------------------------------------------------------------
     def _deal_owners(self) -> list:
