@@ -85,11 +85,11 @@ def test_the_data_files_are_what_dumps_writes():
 
 
 # --- a chunk recomputed is the stored chunk --------------------------------------------------------------
-# the cheapest options (a chunk of 500 seeds takes seconds; Écarté's cheapest would take half a minute);
+# the cheapest option of every game (a chunk of 500 seeds takes seconds; Écarté's about half a minute);
 # chunk 1, seeds 500 … 999
 RECOMPUTE = [("faro", "winning_pile"), ("faro", "doublets"), ("magische7", "joker_vs_spiegel"),
              ("whist", "first_dealer"), ("bakkarat", "partners"), ("vingt_et_un", "bank_rule"),
-             ("sieben", "who_continues")]
+             ("sieben", "who_continues"), ("ecarte", "short_talon")]
 
 
 @pytest.mark.parametrize("game,option", RECOMPUTE, ids=[f"{g}-{o}" for g, o in RECOMPUTE])
