@@ -43,6 +43,12 @@ class Ledger:
             raise CardkitError(f"an amount is a positive whole number of units, not {amount!r}")
         if payer == payee:
             raise CardkitError(f"{payer} cannot pay itself")
+        self.post(payer, payee, amount, why, rule, coup)
+
+    def post(self, payer: str, payee: str, amount: int, why: str = "", rule: str = "", coup: int = 0) -> None:
+        """`transfer` without its checks, for a game's own payments on its hot path, whose accounts are the
+        table's and whose amounts are positive by the rules: the same entry, the same balances."""
+        b = self.balances
         b[payer] -= amount
         b[payee] += amount
         self.entries.append((coup, payer, payee, amount, why, rule))

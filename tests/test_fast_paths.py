@@ -46,6 +46,30 @@ def test_faro_stakes_are_the_cards_left_in_the_book(players):
     assert stakes > 50
 
 
+@pytest.mark.parametrize("options", [{"players": 4}, {"players": 3, "limit": 10, "winning_pile": "historical"},
+                                     {"players": 2, "limit": 100, "doublets": "all"}])
+def test_faro_choices_handed_on_by_each_move_are_the_rules(options):
+    """FA-3.2-FA-3.6, FA-4.2: the legal actions each move hands on (kept instead of worked out again) are those
+    the state gives when asked afresh; after a showing: Paroli after a win, Lappé, Six- and Sept-et-le-va within
+    the limit, and withdrawing from the card's second showing."""
+    decided = 0
+    lim = options["limit"] if "limit" in options else 20
+    prev = None
+    for s in random_games("faro", options, 8):
+        legal = s.legal_actions()
+        assert legal == s._legal() and legal is not prev         # a fresh list at every position
+        prev = legal
+        if s.phase != faro.DECIDE:
+            continue
+        st, outcome, before = s.pending[0]
+        want = ["paroli"] if outcome == faro.WIN and 2 * before <= lim else []
+        want += ["lappe"] + ["six-et-le-va"] * (6 * before <= lim) + ["sept-et-le-va"] * (7 * before <= lim)
+        want += ["withdraw"] * (st.showings >= 2)
+        assert [a.text for a in legal] == want
+        decided += 1
+    assert decided > 100
+
+
 def test_whist_revokes_are_offered_once_the_cards_have_shown_them():
     """WH-4.6: after a trick, a revoke is offered for a claim exactly when a card its player held of the suit
     has been played, or lies face up in his hand; until then it stays hidden."""

@@ -329,14 +329,31 @@ class FaroState(State):
     # a plain attribute, not the base class's property: it is read several times per decision
     current_player = CHANCE
 
+    # read from the game or worked out, not kept: a state keeps fewer than 30 instance attributes (beyond
+    # that CPython drops its fast attribute access)
+    @property
+    def _limit(self) -> int:
+        return self.game.limit
+
+    @property
+    def _dbl(self) -> str:
+        return self.game.doublets
+
+    @property
+    def bottom(self) -> Card | None:
+        """The bottom card of the deal (the last of the packs), None before the first deal."""
+        return self.dealt[-1] if self.dealt else None
+
+    @property
+    def turn_no(self) -> int:
+        """Turns made in this deal: each put a card on the left pile."""
+        return len(self.left)
+
     # set up --------------------------------------------------------------------------------------
     def _start(self) -> None:
         g = self.game
         self._names = g.names
-        self._limit = g.limit
         self._right = g.right_wins
-        self._dbl = g.doublets
-        self._choice_lists = g._choice_lists       # the choices after a showing, by (won, stake, may withdraw)
         self.hands: list[list[Card]] = [[] if p == BANK else list(g.books[p]) for p in range(len(g.names))]
         # each punter's hand as the actions that stake its cards, in the same order (the legal picks)
         self._picks: list[list[Action]] = [[PICK[c] for c in h] for h in self.hands]
@@ -345,14 +362,12 @@ class FaroState(State):
         self.left: list[Card] = []
         self.right: list[Card] = []
         self.shown = [0] * len(RANKS)          # the case-keeper: cards of each rank turned in this deal
-        self.bottom: Card | None = None
         self.bottom_shown = False
         self.phase = STAKE
         self.staker = 0                        # index into the punters while staking
         self.picked: Card | None = None
         self.pending: list = []                # (Stake, outcome, stake before) decisions after a turn
         self.deal_no = 0
-        self.turn_no = 0
         self.last_turn: tuple | None = None    # (left, right, dead bottom?, [(seat, card, outcome, amount)])
         self.dealt: tuple = ()
         self.rows: list[dict] = []             # each finished deal
@@ -366,19 +381,18 @@ class FaroState(State):
         cards = deal.cards
         self.dealt = cards
         self.hands[BANK] = list(cards)
-        self.bottom = cards[-1]
         self.bottom_shown = False
         self.left = []
         self.right = []
         self.shown = [0] * len(RANKS)
         self.deal_no += 1
-        self.turn_no = 0
         self.last_turn = None
         self.check_ok = None
         self.start_balances = [self.ledger.balances[n] for n in self._names]
         self.phase = STAKE
         self.staker = 0
-        self.current_player = self.game.punters[0]
+        p = self.current_player = self.game.punters[0]
+        return [*self._picks[p], DONE]
 
     # the protocol --------------------------------------------------------------------------------
     def _legal(self) -> list:
@@ -386,37 +400,44 @@ class FaroState(State):
         if ph == TURN:
             return [TURN_A]
         if ph == DECIDE:
-            st, outcome, before = self.pending[0]
-            key = (outcome == WIN, before, st.showings >= 2)
-            got = self._choice_lists.get(key)
-            if got is None:
-                lim = self._limit
-                out = [PAROLI] if outcome == WIN and 2 * before <= lim else []
-                out.append(LAPPE)
-                if 6 * before <= lim:
-                    out.append(SIX)
-                    if 7 * before <= lim:
-                        out.append(SEPT)
-                if st.showings >= 2:
-                    out.append(WITHDRAW)
-                got = self._choice_lists[key] = tuple(out)
-            return list(got)
+            return self._choices()
         if ph == STAKE:
             return [*self._picks[self.current_player], DONE]
         if ph == AMOUNT:
             return self.game._amount_actions[:]
         return [SHOW_A]
 
-    def _apply(self, action) -> None:
+    def _choices(self) -> list:
+        """The choices about the stake first in `pending` (a fresh list)."""
+        st, outcome, before = self.pending[0]
+        key = (outcome == WIN, before, st.showings >= 2)
+        choice_lists = self.game._choice_lists    # the choices after a showing, by (won, stake, may withdraw)
+        got = choice_lists.get(key)
+        if got is None:
+            lim = self.game.limit
+            out = [PAROLI] if outcome == WIN and 2 * before <= lim else []
+            out.append(LAPPE)
+            if 6 * before <= lim:
+                out.append(SIX)
+                if 7 * before <= lim:
+                    out.append(SEPT)
+            if st.showings >= 2:
+                out.append(WITHDRAW)
+            got = choice_lists[key] = tuple(out)
+        return list(got)
+
+    def _apply(self, action) -> list | None:
+        """Make the move; returns the next position's legal actions (None at a deal or the end)."""
         d = action.data
         if d == D_TURN:
-            self._turn()
-        elif d <= D_PAROLI:
-            self._decide(d)
-        elif d == D_PICK:
+            return self._turn()
+        if d <= D_PAROLI:
+            return self._decide(d)
+        if d == D_PICK:
             self.picked = action.card
             self.phase = AMOUNT
-        elif d > 0:
+            return self.game._amount_actions[:]
+        if d > 0:
             p = self.current_player
             card = self.picked
             st = Stake(p, card, d)
@@ -428,23 +449,26 @@ class FaroState(State):
             lst.append(st)
             if len(lst) > 1:
                 lst.sort(key=_seat_of)
-            self.ledger.transfer(self._names[p], TABLE, d, "stake", "FA-3.1", self.deal_no)
+            self.ledger.post(self._names[p], TABLE, d, "stake", "FA-3.1", self.deal_no)
             self.picked = None
             self.phase = STAKE
-        elif d == D_DONE:
+            return [*self._picks[p], DONE]
+        if d == D_DONE:
             self.staker += 1
             punters = self.game.punters
             if self.staker < len(punters):
-                self.current_player = punters[self.staker]
-            else:
-                self.phase = SHOW
-                self.current_player = BANK
-        else:                                       # D_SHOW
-            self.bottom_shown = True
-            self.phase = TURN
+                p = self.current_player = punters[self.staker]
+                return [*self._picks[p], DONE]
+            self.phase = SHOW
+            self.current_player = BANK
+            return [SHOW_A]
+        self.bottom_shown = True                    # D_SHOW
+        self.phase = TURN
+        return [TURN_A]
 
-    def _turn(self) -> None:
-        """FA-1.3: the top card to the left, the next to the right; the ranks' stakes are settled (FA-2)."""
+    def _turn(self) -> list | None:
+        """FA-1.3: the top card to the left, the next to the right; the ranks' stakes are settled (FA-2).
+        Returns the next legal actions (None when the deal is over)."""
         pack = self.hands[BANK]
         last = len(pack) == 2
         a = pack[0]
@@ -452,13 +476,12 @@ class FaroState(State):
         del pack[:2]
         self.left.append(a)
         self.right.append(b)
-        self.turn_no += 1
         shown = self.shown
         ra = RANK_OF[a]
         shown[ra] += 1
         if last:
             rb = -1                                 # FA-1.5: the bottom card is dead
-            self.check_ok = b is self.bottom        # FA-1.4
+            self.check_ok = b is self.dealt[-1]     # FA-1.4: the bottom card
         else:
             rb = RANK_OF[b]
             shown[rb] += 1
@@ -474,12 +497,17 @@ class FaroState(State):
                     self._settle(ra, LOSS if right or last else WIN, settled)
                 if rb >= 0 and stakes[rb]:
                     self._settle(rb, WIN if right else LOSS, settled)
+                    if stakes[ra]:                  # two ranks' stakes: the decisions go in seat order
+                        self.pending.sort(key=_pending_key)
         self.last_turn = (a, b, last, settled)
         if self.pending:
             self.phase = DECIDE
             self.current_player = self.pending[0][0].seat
-        elif not pack:
-            self._end_deal()
+            return self._choices()
+        if pack:
+            return [TURN_A]
+        self._end_deal()
+        return None
 
     def _settle(self, r: int, outcome: int, settled: list) -> None:
         led = self.ledger
@@ -489,42 +517,43 @@ class FaroState(State):
         for st in self.stakes[r]:
             before = st.amount
             if outcome == WIN:
-                led.transfer("Bank", names[st.seat], before, "wins", "FA-2", n)
+                led.post("Bank", names[st.seat], before, "wins", "FA-2", n)
             elif outcome == LOSS:
-                led.transfer(TABLE, "Bank", before, "loses", "FA-2", n)
+                led.post(TABLE, "Bank", before, "loses", "FA-2", n)
                 st.amount = 0
             else:
-                h = doublet_cost(before, self._dbl)
+                h = doublet_cost(before, self.game.doublets)
                 if h:
                     led.transfer(TABLE, "Bank", h, "doublet", "FA-4.1", n)
                     st.amount = before - h
             st.showings += 1
             settled.append((st.seat, st.card, outcome, before))
             pending.append((st, outcome, before))
-        if len(pending) > 1:
-            pending.sort(key=_pending_key)
 
-    def _decide(self, d: int) -> None:
-        """FA-3: the punter's choice about the stake on a card that has just shown."""
+    def _decide(self, d: int) -> list | None:
+        """FA-3: the punter's choice about the stake on a card that has just shown. Returns the next legal
+        actions (None when the deal is over)."""
         st, outcome, before = self.pending.pop(0)
         t = new_stake(d, before, st.orig)
         c = st.amount
         name = self._names[st.seat]
         if t > c:
-            self.ledger.transfer(name, TABLE, t - c, CHOICE_NAME[d], CHOICE_RULE[d], self.deal_no)
+            self.ledger.post(name, TABLE, t - c, CHOICE_NAME[d], CHOICE_RULE[d], self.deal_no)
         elif t < c:
-            self.ledger.transfer(TABLE, name, c - t, CHOICE_NAME[d], CHOICE_RULE[d], self.deal_no)
+            self.ledger.post(TABLE, name, c - t, CHOICE_NAME[d], CHOICE_RULE[d], self.deal_no)
         st.amount = t
         if d == D_WITHDRAW:
             self.stakes[st.rank].remove(st)
             self._to_book(st.seat, st.card)
         if self.pending:
             self.current_player = self.pending[0][0].seat
-        elif self.hands[BANK]:
+            return self._choices()
+        if self.hands[BANK]:
             self.phase = TURN
             self.current_player = BANK
-        else:
-            self._end_deal()
+            return [TURN_A]
+        self._end_deal()
+        return None
 
     def _to_book(self, seat: int, card: Card) -> None:
         h = self.hands[seat]
