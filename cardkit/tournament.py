@@ -45,6 +45,19 @@ def wilson(mean: float, n: int, z: float = Z95) -> tuple[float, float]:
     return lo, hi
 
 
+def mean_ci(values: list, z: float = Z95) -> tuple[float, float, float]:
+    """(mean, low, high): the mean of `values` and its 95 % interval, mean ± 1.96 standard errors (infinite
+    with fewer than two values)."""
+    n = len(values)
+    if not n:
+        return 0.0, -math.inf, math.inf
+    m = sum(values) / n
+    if n < 2:
+        return m, -math.inf, math.inf
+    half = z * math.sqrt(sum((x - m) ** 2 for x in values) / (n - 1) / n)
+    return m, m - half, m + half
+
+
 def sides_of(num_players: int, game=None) -> list[list[int]]:
     """The sides of a game: the seats of each team or each seat alone — the game's own ``sides()`` when
     `game` is given; else by the player count (4 players: partners opposite)."""
@@ -86,6 +99,26 @@ class MatchResult:
     cpu_seconds: float = 0.0     # the process's CPU time (steadier on a shared machine)
     fair: float = 0.5
     results: list = field(default_factory=list)
+    # with a baseline (see `match`), per game: A's result minus the baseline's in the same seats on the same
+    # deal (`paired`), and A's side's gain minus the baseline's (`money`)
+    paired: list = field(default_factory=list)
+    money: list = field(default_factory=list)
+
+    @property
+    def paired_mean(self) -> float:
+        return mean_ci(self.paired)[0]
+
+    @property
+    def paired_ci(self) -> tuple[float, float]:
+        return mean_ci(self.paired)[1:]
+
+    @property
+    def money_mean(self) -> float:
+        return mean_ci(self.money)[0]
+
+    @property
+    def money_ci(self) -> tuple[float, float]:
+        return mean_ci(self.money)[1:]
 
     @property
     def win_rate(self) -> float:
@@ -162,17 +195,23 @@ def _label(bot) -> str:
 
 
 def match(game_name: str, options: dict | None = None, a="rule-based", b="random",
-          games: int = 1000, seed: int = 0, progress=None, hands: bool = False) -> MatchResult:
+          games: int = 1000, seed: int = 0, progress=None, hands: bool = False, baseline=None) -> MatchResult:
     """Play `games` seeded games of `game_name` (with `options`): bot A against bot B, seats rotated
     (see the module docstring). Bots are the game's ``bots()`` and the expert (``bots.bots_for``) by name,
     or factories (callable(seed) -> bot); each bot gets its own seed. With `hands`, each "game" is the first
     scoring hand of a seeded game (``play_hand``), won by the side that gained most over it — for the games
-    that are long matches of many hands."""
+    that are long matches of many hands.
+
+    With a `baseline` bot, every game is played a second time with the baseline in A's seats (the same seed,
+    the same seeds for every bot): ``paired`` gets, per game, A's result minus the baseline's, and ``money``
+    what A's side gained (its score's change, e.g. money in a banking game; a loss of points where the lowest
+    score wins) minus what the baseline gained in its place. Paired on the same deals against the same
+    opponents, these are far less noisy than the win share, where the cards decide most games."""
     options = dict(options or {})
     game = cardkit.load_game(game_name, **options)
     factories = bots_for(game)
     make = {}
-    for x in (a, b):
+    for x in (a, b) if baseline is None else (a, b, baseline):
         if isinstance(x, str):
             if x not in factories:
                 raise cardkit.CardkitError(f"no bot {x!r} for {game_name}; bots: {', '.join(factories)}")
@@ -180,6 +219,8 @@ def match(game_name: str, options: dict | None = None, a="rule-based", b="random
         elif not callable(x):
             raise cardkit.CardkitError(f"a bot is a name ({', '.join(factories)}) or a factory, not {x!r}")
     fa, fb = make.get(a, a), make.get(b, b)
+    f0 = make.get(baseline, baseline)
+    sign = game_facts(game)["sign"] if f0 is not None else 1   # where the lowest score wins, less is a gain
     n = game.num_players
     k = len(sides_of(n, game))
     res = MatchResult(game_name, {"players": n} | {key: game.options[key] for key in options}, _label(a),
@@ -193,8 +234,22 @@ def match(game_name: str, options: dict | None = None, a="rule-based", b="random
             state, d, before, after = play_hand(game, game_seed, bots)
             r = result_for(hand_winners(before, after, game), mine, n, game)
         else:
+            before = game.new_state(seed=game_seed).scores()
             state, d = play_game(game, game_seed, bots)
+            after = state.scores()
             r = result_for(state.winners(), mine, n, game)
+        if f0 is not None:
+            bots = {p: (f0 if p in mine else fb)(seed=(game_seed * 16 + p) & 0xFFFFFFFF) for p in range(n)}
+            if hands:
+                _, _, before0, after0 = play_hand(game, game_seed, bots)
+                r0 = result_for(hand_winners(before0, after0, game), mine, n, game)
+            else:
+                state0 = play_game(game, game_seed, bots)[0]
+                before0, after0 = before, state0.scores()
+                r0 = result_for(state0.winners(), mine, n, game)
+            res.paired.append(r - r0)
+            q = mine[0]
+            res.money.append(sign * ((after[q] - before[q]) - (after0[q] - before0[q])))
         res.results.append(r)
         res.total += r
         res.games += 1
@@ -250,22 +305,39 @@ def markdown_table(results: list[MatchResult]) -> str:
 
 
 # --- the expert's evidence -------------------------------------------------------------------------------------
-# game (or (game, players)) -> (playouts per decision in the evidence matches, whether a "game" is one scoring
-# hand, how many games or hands: None for the number asked). A game of several hands is counted by hands
-# (its first scoring hand from a seeded deal, ``play_hand``): a whole match of Sieben or Whist takes hundreds of
-# decisions. Budgets below the default (ExpertBot.PLAYOUTS) keep the whole run near an hour of one core.
-# Whist is run on 100 hands only: its scores are games, which a hand rarely moves, so the expert has little
-# to weigh within a hand and plays the rule-based move almost always (see the README).
+@dataclass(frozen=True)
+class Plan:
+    """How the evidence measures the expert in one game and player count: its budget in the matches
+    (`playouts` a decision; None: the default, ``ExpertBot.PLAYOUTS``), the `unit` counted — a whole "game",
+    or a "hand": the first scoring hand of a seeded game (``play_hand``), for the games that are long matches
+    of many hands — and how many (`count`; None: as many as asked, 500 by default)."""
+    playouts: int | None = None
+    unit: str = "game"
+    count: int | None = None
+
+
+# game, or (game, players) -> Plan. Whole games where 500 of them with the expert fit the run (Die Magische 7:
+# one hand a game); otherwise the first scoring hand of a seeded game: a game of Sieben or Whist takes hundreds
+# of decisions, one of 24 six to ten hands; Écarté's hand is a deal, Vingt-et-un's a coup, Faro's and
+# Bakkarat's a pack dealt out. Budgets below the default keep the whole run near an hour and a half of one core
+# here (Sieben with 2 players runs at the default: below it the expert hardly ever leaves the rule-based
+# move, as its values — the round's game points — rarely differ between two actions over a few samples; Whist
+# likewise, whose scores are games: see the README). The move times are measured at the default budget.
 EXPERT_EVIDENCE: dict = {
-    "magische7": (30, False, None), ("magische7", 4): (20, False, None),
-    "sieben": (30, True, None), ("sieben", 2): (20, True, None),
-    "whist": (20, True, 100),
-    "ecarte": (40, True, None),
-    "vierundzwanzig": (15, True, None),
-    "vingt_et_un": (30, True, None),
-    "faro": (20, True, None),
-    "bakkarat": (40, True, None),
+    "magische7": Plan(100), ("magische7", 4): Plan(30),
+    "sieben": Plan(30, "hand"), ("sieben", 2): Plan(None, "hand"),
+    "whist": Plan(20, "hand"),
+    "ecarte": Plan(40, "hand"),
+    "vierundzwanzig": Plan(50, "hand"),
+    "vingt_et_un": Plan(30, "hand"),
+    "faro": Plan(20, "hand"),
+    "bakkarat": Plan(30, "hand"),
 }
+THINK_S = 0.9               # the play table stops the expert's thinking after this long (widgets/play.py)
+
+
+def expert_plan(game_name: str, players: int) -> Plan:
+    return EXPERT_EVIDENCE.get((game_name, players)) or EXPERT_EVIDENCE.get(game_name) or Plan()
 
 
 def expert_factory(playouts: int | None = None):
@@ -280,10 +352,12 @@ def expert_move_times(game_name: str, options: dict | None = None, positions: in
                       playouts: int | None = None) -> dict:
     """The expert's thinking at the default budget (or `playouts`) on `positions` decisions met in seeded
     games between rule-based bots (every third decision with a choice): the median and the slowest move
-    (wall clock and CPU), and playouts per CPU second."""
+    (wall clock and CPU), playouts per CPU second, and ``at_cap``: the fewest playouts a move reaches within
+    the play table's `THINK_S` seconds (at each slower move's own rate, by CPU time; None when every move
+    finished within them)."""
     game = cardkit.load_game(game_name, **(options or {}))
     rule = game.bots()["rule-based"]
-    wall, cpu, playouts_done = [], [], 0
+    wall, cpu, done = [], [], []
     g = 0
     while len(wall) < positions and g < 200:
         state = game.new_state(seed=seed + g)
@@ -298,42 +372,72 @@ def expert_move_times(game_name: str, options: dict | None = None, positions: in
                     bot.analyse(state)
                     wall.append(time.perf_counter() - t)
                     cpu.append(time.process_time() - c)
-                    playouts_done += bot.stats["playouts"]
+                    done.append(bot.stats["playouts"])
                 step += 1
             state.apply(bots[p].choose(state))
         g += 1
-    wall.sort()
-    cpu_sorted = sorted(cpu)
-    return {"positions": len(wall), "median_s": wall[len(wall) // 2], "slowest_s": wall[-1],
-            "median_cpu_s": cpu_sorted[len(cpu) // 2], "slowest_cpu_s": cpu_sorted[-1],
-            "playouts_per_s": playouts_done / sum(cpu) if sum(cpu) else 0.0}
+    capped = [int(d * THINK_S / c) for d, c in zip(done, cpu) if c > THINK_S]
+    at_cap = min(capped) if capped else None          # None: every move finished within the cap
+    ws, cs = sorted(wall), sorted(cpu)
+    return {"positions": len(wall), "median_s": ws[len(ws) // 2], "slowest_s": ws[-1],
+            "median_cpu_s": cs[len(cs) // 2], "slowest_cpu_s": cs[-1],
+            "playouts_per_s": sum(done) / sum(cpu) if sum(cpu) else 0.0, "at_cap": at_cap}
 
 
-def expert_evidence(games: int = 500, seed: int = 0, only: str | None = None, out=print) -> list:
-    """The expert against the rule-based bot at every registered game and player count (or `only` one game):
-    `games` games (or hands, see ``EXPERT_EVIDENCE``) with the 95 % interval, and the expert's move times
-    and playouts per second at the default budget. Written to `out` line by line."""
+def _pm(m: float, lo: float, hi: float, pct: bool = False) -> str:
+    f = (lambda x: f"{100 * x:+.1f}") if pct else (lambda x: f"{x:+.2f}")
+    return f"{f(m)} ({f(lo)} … {f(hi)})"
+
+
+def expert_evidence(games: int = 500, seed: int = 0, only: str | None = None, players: int | None = None,
+                    out=print, times: bool = True) -> list:
+    """The expert against the rule-based bot at every registered game and player count (or `only` one game,
+    `players` one count): `games` games or hands (see ``EXPERT_EVIDENCE``), the expert in one side's seats
+    and rule-based bots in the others, seats rotated. For each: the expert's win share with its 95 % (Wilson)
+    interval; paired on the same deals against the same opponents, how much better the expert did than the
+    rule-based bot in its place (``match`` with a baseline): the difference of the win share and of the
+    points (money in the banking games) a game or hand, each with its 95 % interval; then (`times`) the
+    expert's move times at the default budget. Written to `out` line by line; returns (MatchResult, times)."""
     rows = []
     t0, c0 = time.perf_counter(), time.process_time()
-    out(f"expert vs rule-based; the expert's default budget is {ExpertBot.PLAYOUTS} playouts a decision")
-    out(f"{'game':<15}{'n':>2}  {'unit':<5} {'playouts':>8} {'count':>6}  {'expert':>7}  {'95 % CI':<16}"
-        f"{'even':>5}  {'match time':>10}   {'move: median':>12} {'slowest':>8} {'playouts/s':>10}")
+    out(f"The expert against the rule-based bot (the expert's side in rotating seats, rule-based bots in the "
+        f"others); its default budget is {ExpertBot.PLAYOUTS} playouts a decision.")
+    out("share: the expert's win share (ties shared) and its 95 % interval; even: the share of a side that is "
+        "no better. paired: on the same deals against the same opponents, the expert's result minus the "
+        "rule-based bot's in its place — win share in points of percent, and points (money in the banking "
+        "games) a game or hand — mean (95 % interval).")
+    out(f"{'game':<15}{'n':>2}  {'unit':<5}{'playouts':>8}{'count':>6}  {'share':>6} {'95 % CI':<14}{'even':>5}  "
+        f"{'paired: share':<26}{'paired: points':<28}{'CPU':>7}")
+    speed = []
     for name in cardkit.GAMES if only is None else [only]:
         counted = any(o.name == "players" for o in cardkit.game_class(name).option_specs)
         for n in player_counts(name):
+            if players is not None and n != players:
+                continue
             opts = {"players": n} if counted else {}
-            playouts, hands, count = EXPERT_EVIDENCE.get((name, n)) or EXPERT_EVIDENCE.get(name, (None, False, None))
-            r = match(name, opts, expert_factory(playouts), "rule-based", games=min(count or games, games),
-                      seed=seed, hands=hands)
-            t = expert_move_times(name, opts)
+            plan = expert_plan(name, n)
+            r = match(name, opts, expert_factory(plan.playouts), "rule-based", games=plan.count or games,
+                      seed=seed, hands=plan.unit == "hand", baseline="rule-based")
             lo, hi = r.ci
-            rows.append((r, t, playouts, hands))
-            out(f"{name:<15}{n:>2}  {'hand' if hands else 'game':<5} {playouts or ExpertBot.PLAYOUTS:>8} "
-                f"{r.games:>6}  {r.win_rate:7.1%}  {f'{lo:.1%} – {hi:.1%}':<16}{r.fair:5.2f}  "
-                f"{r.cpu_seconds:8.0f} s   {t['median_cpu_s'] * 1000:9.0f} ms {t['slowest_cpu_s'] * 1000:6.0f} ms "
-                f"{t['playouts_per_s']:10,.0f}" + ("" if r.significant else "  (not significant)"))
-    out(f"total {time.perf_counter() - t0:.0f} s ({time.process_time() - c0:.0f} s CPU); move times are CPU "
-        "time on this machine, at the default budget")
+            out(f"{name:<15}{n:>2}  {plan.unit:<5}{plan.playouts or ExpertBot.PLAYOUTS:>8}{r.games:>6}  "
+                f"{r.win_rate:6.1%} {f'{100 * lo:.1f} – {100 * hi:.1f}':<14}{r.fair:5.2f}  "
+                f"{_pm(r.paired_mean, *r.paired_ci, pct=True):<26}{_pm(r.money_mean, *r.money_ci):<28}"
+                f"{r.cpu_seconds:6.0f} s" + ("" if r.significant else "  (share not significant)"))
+            t = expert_move_times(name, opts) if times else None
+            rows.append((r, t))
+            speed.append((name, n, t))
+    if times:
+        out("")
+        out(f"The expert's move at its default budget ({ExpertBot.PLAYOUTS} playouts), on 30 positions of games "
+            f"between rule-based bots: median and slowest, wall clock and CPU; playouts per CPU second; the "
+            f"playouts the slowest move reaches within the play table's {THINK_S:g} s (all: every move finished within them).")
+        out(f"{'game':<15}{'n':>2}  {'median: wall':>12} {'CPU':>7}  {'slowest: wall':>13} {'CPU':>7}  "
+            f"{'playouts/s':>10}  {f'at {THINK_S:g} s':>8}")
+        for name, n, t in speed:
+            out(f"{name:<15}{n:>2}  {t['median_s'] * 1000:9.0f} ms {t['median_cpu_s'] * 1000:4.0f} ms  "
+                f"{t['slowest_s'] * 1000:10.0f} ms {t['slowest_cpu_s'] * 1000:4.0f} ms  "
+                f"{t['playouts_per_s']:10,.0f}  {'all' if t['at_cap'] is None else t['at_cap']:>8}")
+    out(f"total {time.perf_counter() - t0:.0f} s ({time.process_time() - c0:.0f} s CPU) on this machine")
     return rows
 
 
@@ -344,10 +448,14 @@ def main(argv=None) -> int:
     sub = ap.add_subparsers(dest="cmd", required=True)
     e = sub.add_parser("expert", help="expert vs rule-based, with the 95 %% interval and the move times")
     e.add_argument("game", nargs="?", choices=list(cardkit.GAMES), help="one game (default: all)")
+    e.add_argument("--only", choices=list(cardkit.GAMES), help="one game (the same as naming it)")
+    e.add_argument("--players", type=int, help="only this player count")
     e.add_argument("--games", type=int, default=500, help="games (or hands) per game and player count")
     e.add_argument("--seed", type=int, default=0)
+    e.add_argument("--no-times", action="store_true", help="leave out the move times")
     args = ap.parse_args(argv)
-    expert_evidence(games=args.games, seed=args.seed, only=args.game, out=lambda line: print(line, flush=True))
+    expert_evidence(games=args.games, seed=args.seed, only=args.only or args.game, players=args.players,
+                    times=not args.no_times, out=lambda line: print(line, flush=True))
     return 0
 
 

@@ -14,7 +14,8 @@ import cardkit
 from cardkit.bots import Estimate, ExpertBot, RandomBot, bots_for
 from cardkit.cards import PIQUET32
 from cardkit.rng import Rng
-from cardkit.tournament import MatchResult, match, player_counts, result_for, seats_of_a, sides_of, wilson
+from cardkit.tournament import (MatchResult, match, mean_ci, player_counts, result_for, seats_of_a, sides_of,
+                                wilson)
 from protocol_checks import stacked_partial
 
 CASES = [(name, n) for name in cardkit.GAMES for n in player_counts(name)]
@@ -83,6 +84,38 @@ def test_small_match_for_every_game_and_player_count(name, n):
     assert r.decisions > 60 and r.seconds > 0 and r.decisions_per_s > 0
     again = match(name, {"players": n}, "rule-based", "random", games=60, seed=1)
     assert again.results == r.results                       # seeded: the same games again
+
+
+def test_mean_and_its_interval_by_hand():
+    m, lo, hi = mean_ci([1, 2, 3, 4])
+    half = 1.959963984540054 * (5 / 3 / 4) ** 0.5            # sample variance 5/3, four values
+    assert m == 2.5 and lo == pytest.approx(2.5 - half) and hi == pytest.approx(2.5 + half)
+    assert mean_ci([7])[0] == 7 and mean_ci([7])[1:] == (float("-inf"), float("inf"))
+    assert mean_ci([0, 0, 0]) == (0, 0, 0)
+
+
+def test_a_baseline_pairs_every_game_with_the_same_deal_played_by_the_baseline():
+    """The baseline in A's seats: against itself every difference is exactly 0 (the same seeds, the same
+    deals, the same opponents); another bot in A's seats shows its differences, and its win share is the
+    paired share's reference."""
+    same = match("sieben", {"players": 3}, "rule-based", "careful", games=6, seed=1, hands=True,
+                 baseline="rule-based")
+    assert same.paired == [0] * 6 and same.money == [0] * 6 and same.money_ci == (0, 0)
+    worse = match("sieben", {"players": 3}, "random", "careful", games=9, seed=1, hands=True,
+                  baseline="rule-based")
+    assert len(worse.paired) == len(worse.money) == 9 and any(worse.money)
+    base = match("sieben", {"players": 3}, "rule-based", "careful", games=9, seed=1, hands=True)
+    assert sum(worse.paired) == pytest.approx(worse.total - base.total)   # A's results minus the baseline's
+    assert not base.paired and not base.money                              # no baseline, no pairs
+    # where the lowest score wins, points gained are points lost: the sign is turned (game 0: A in seat 0)
+    from cardkit.tournament import play_hand
+    g = cardkit.load_game("vierundzwanzig", players=2)
+    low = match("vierundzwanzig", {"players": 2}, "random", "rule-based", games=2, seed=2, hands=True,
+                baseline="rule-based")
+    rb, rnd = g.bots()["rule-based"], g.bots()["random"]
+    _, _, b1, a1 = play_hand(g, 2, {0: rnd(seed=32), 1: rb(seed=33)})
+    _, _, b0, a0 = play_hand(g, 2, {0: rb(seed=32), 1: rb(seed=33)})
+    assert (a1[0] - b1[0]) != (a0[0] - b0[0]) and low.money[0] == -((a1[0] - b1[0]) - (a0[0] - b0[0]))
 
 
 def test_match_rejects_an_unknown_bot():
@@ -418,6 +451,105 @@ def test_expert_carries_its_samples_through_a_hand_and_they_agree_with_what_it_s
     assert fresh_hands >= 2 and sum(carried) > 0 and max(carried) <= 30
 
 
+def test_the_expert_leaves_the_rule_based_move_only_on_the_evidence_of_a_one_sided_t_test():
+    from cardkit.bots import t95
+    assert t95(1) == 6.314 and t95(6) == 1.943 and t95(30) == 1.697 and t95(1000) == 1.645
+    assert t95(35) == t95(30) and t95(0) == float("inf")        # between rows the safer, larger quantile
+    s = cardkit.load_game("magische7").new_state(seed=4)
+    legal = s.legal_actions()
+    rule = cardkit.load_game("magische7").bots()["rule-based"](0).choose(s)
+    d = legal.index(rule)
+    bot = ExpertBot(seed=0)
+    other = (d + 1) % len(legal)
+
+    def values(n, gain, noise):
+        vals = [[0.0] * n for _ in legal]
+        vals[other] = [gain + (noise if i % 2 else -noise) for i in range(n)]
+        return vals
+    assert bot._pick(s, legal, values(1, 5.0, 0.0), other) == d            # one sample proves nothing
+    # seven samples alternating gain ∓ 0.5: mean gain − 0.5/7, standard error 0.53/√7 ≈ 0.202
+    assert bot._pick(s, legal, values(7, 1.0, 0.5), other) == other        # t ≈ 4.6 > 1.943
+    assert bot._pick(s, legal, values(7, 0.3, 0.5), other) == d            # t ≈ 1.13
+    assert bot._pick(s, legal, values(7, 0.44, 0.5), other) == d           # t ≈ 1.82: past z = 1.64, short of t
+    fixed = ExpertBot(seed=0)
+    fixed.ANCHOR = 1.64                                                    # a fixed z would have deviated
+    assert fixed._pick(s, legal, values(7, 0.44, 0.5), other) == other
+    assert bot._pick(s, legal, values(40, 0.3, 0.5), other) == other       # enough samples: t ≈ 3.7
+
+
+def test_magische7_rule_based_endgame_plays_a_best_move():
+    """With 2 players and the stock empty each seat knows the other's hand: the bot's exact endgame must play a
+    move whose outcome under best play on both sides (a plain search over the engine's own states) is the best
+    one — point difference from here, the bot's seat against the other."""
+    g = cardkit.load_game("magische7", joker_completes_seven=True)
+    bot = g.bots()["rule-based"]
+
+    def best(s, me):
+        if s.is_terminal():
+            sc = s.scores()
+            return sc[me] - sc[1 - me]
+        vals = []
+        for a in s.legal_actions():
+            f = s._fork()
+            f.apply(a)
+            vals.append(best(f, me))
+        return max(vals) if s.current_player == me else min(vals)
+
+    checked = 0
+    for seed in range(40):
+        s = g.new_state(seed=seed)
+        r = Rng(seed)
+        while not s.is_terminal():
+            me, legal = s.current_player, s.legal_actions()
+            if not s.stock and len(s.hands[me]) <= 4 and len(legal) > 1:
+                outcome = {}
+                for a in legal:
+                    f = s._fork()
+                    f.apply(a)
+                    outcome[a.text] = best(f, me)
+                assert outcome[bot(seed).choose(s).text] == max(outcome.values())
+                checked += 1
+                break
+            s.apply(legal[r.below(len(legal))])
+    assert checked >= 20
+
+
+def test_magische7_light_copies_play_on_exactly_like_replays():
+    """The expert's playouts and resample's tries start from ``_fork``, a light copy of the position: it equals
+    the replayed clone, plays on to the same states, and leaves the original untouched."""
+    for opts in ({"players": 2}, {"players": 4, "no_repeat": "same_pair", "draw_4p": "all"}):
+        g = cardkit.load_game("magische7", **opts)
+        r = Rng(5)
+        for seed in range(6):
+            s = g.new_state(seed=seed)
+            while not s.is_terminal():
+                f, c = s._fork(), s.clone()
+                assert f.snapshot() == c.snapshot() == s.snapshot()
+                q = Rng(seed)
+                while not f.is_terminal():
+                    l1, l2 = f.legal_actions(), c.legal_actions()
+                    assert [a.text for a in l1] == [a.text for a in l2]
+                    i = q.below(len(l1))
+                    f.apply(l1[i])
+                    c.apply(l2[i])
+                assert f.snapshot() == c.snapshot() and s.snapshot() == s.clone().snapshot()
+                legal = s.legal_actions()
+                s.apply(legal[r.below(len(legal))])
+
+
+def test_the_evidence_command_runs_one_game_and_player_count(capsys, monkeypatch):
+    """`python -m cardkit.tournament expert --only GAME --players N` (tiny here: two games at 7 playouts)."""
+    from cardkit import tournament
+    monkeypatch.setitem(tournament.EXPERT_EVIDENCE, "magische7", tournament.Plan(7))
+    assert tournament.main(["expert", "--only", "magische7", "--players", "2", "--games", "2", "--no-times"]) == 0
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if line.startswith("magische7")]
+    assert len(rows) == 1 and " 2  game        7     2 " in rows[0] and "paired" in out
+    t = tournament.expert_move_times("magische7", {}, positions=2, playouts=7)
+    assert t["positions"] == 2 and t["median_cpu_s"] <= t["slowest_cpu_s"] and t["playouts_per_s"] > 0
+    assert t["at_cap"] is None or 0 <= t["at_cap"] < 7
+
+
 @pytest.mark.parametrize("bad", [{"policy": "clever"}, {"horizon": "match"}])
 def test_expert_rejects_an_unknown_rollout(bad):
     with pytest.raises(cardkit.CardkitError, match="policy|horizon"):
@@ -427,5 +559,5 @@ def test_expert_rejects_an_unknown_rollout(bad):
 def test_expert_rollouts_per_game():
     assert ExpertBot().rollouts(cardkit.load_game("magische7")) == ("rule-based", "game")
     assert ExpertBot().rollouts(cardkit.load_game("sieben")) == ("rule-based", "hand")
-    assert ExpertBot().rollouts(cardkit.load_game("ecarte")) == ("random", "game")
+    assert ExpertBot().rollouts(cardkit.load_game("ecarte")) == ("careful", "game")
     assert ExpertBot(policy="random", horizon="hand").rollouts(cardkit.load_game("magische7")) == ("random", "hand")

@@ -5,6 +5,8 @@ Rule IDs refer to ``cardkit/rules/magische7.toml``.
 """
 from __future__ import annotations
 
+from math import comb
+from operator import mul
 
 from ..bots import RandomBot
 from ..cards import MAGISCHE7, Card
@@ -17,6 +19,7 @@ from ..view import Pile, Seat, View, plural
 
 JOKER, SPIEGEL, KREUZ = (MAGISCHE7.parse(t) for t in ("Joker", "Spiegel", "Kreuz"))
 POINT_CARDS = tuple(c for c in MAGISCHE7.cards if c.kind == "point")
+CARDS_NO_JOKER = tuple(c for c in MAGISCHE7.cards if c is not JOKER)
 PLAY = {c: Action(c.text, c.label, c) for c in MAGISCHE7.cards}   # one action object per card
 NAMES = {2: ["Player 1", "Player 2"], 4: ["North", "East", "South", "West"]}
 VS = [Action(f"vs {n}", f"play against {n}", data=q) for q, n in enumerate(NAMES[4])]  # choosing the opponent
@@ -129,6 +132,18 @@ class Magische7(Game):
         assert len(self._follower_wins) == n
         # what a deal shuffles, made once: every card but the Jokers, one pack per two players
         self._pack = tuple(c for c in MAGISCHE7.cards if c is not JOKER) * (self.num_players // 2)
+        self._eg_tables = None
+        self._copies = [self._pack.count(c) for c in MAGISCHE7.cards]   # by card index
+
+    def _endgame_tables(self) -> tuple:
+        """(follower wins?, points of the trick) by the led and the following card's index, for the rule-based
+        bot's answers and exact endgame (made on first use)."""
+        t = self._eg_tables
+        if t is None:
+            cards = MAGISCHE7.cards
+            t = self._eg_tables = (self._follower_wins,
+                                   [[sum(card_points(a, b, self.options)) for b in cards] for a in cards])
+        return t
 
     def sides(self) -> list[list[int]]:
         """With 4 players the partners opposite win or lose together."""
@@ -372,6 +387,28 @@ class M7State(State):
         return IllegalActionError("M7-0.3", f"{names[p]} does not hold {card.label}; a player plays a card "
                                   "from his own hand", text)
 
+    def _fork(self) -> "M7State":
+        """A light copy of this position (for resample's tries and the expert's playouts) instead of a replay
+        of the history: every container the play changes is copied; cards, actions and the tuples of the
+        won tricks never change."""
+        c = object.__new__(type(self))
+        c.__dict__.update(self.__dict__)
+        c.history = list(self.history)
+        c._rng_log = list(self._rng_log)
+        if self._rng is not None:
+            c._rng = Rng(0)
+            c._rng.setstate(self._rng.getstate())
+        c._legal_cache = None
+        c.hands = [list(h) for h in self.hands]
+        c._acts = [list(a) for a in self._acts]
+        c._twice = list(self._twice)
+        c.stock = list(self.stock)
+        c.won = [list(w) for w in self.won]
+        c.trick = list(self.trick)
+        c.last_opp = list(self.last_opp)
+        c.drawn_by = list(self.drawn_by)
+        return c
+
     # what resample needs: who got each card of the deal, and which cards were shown -----------------
     def _deal_owners(self) -> list:
         n, dealt = self.n, 6 * self.n
@@ -549,6 +586,18 @@ def outcome_table(opts: dict) -> Table:
 
 
 # --- bots ------------------------------------------------------------------------------------------
+_BIT_LISTS: dict = {}
+_EXTREME_WEIGHTS: dict = {}      # (n, m) -> the weights of `RuleBot._expected_extreme`, and their sum
+
+
+def _bits(mask: int) -> tuple:
+    """The indices of the set bits of `mask`, lowest first (memoized: the endgame search asks often)."""
+    out = _BIT_LISTS.get(mask)
+    if out is None:
+        out = _BIT_LISTS[mask] = tuple(i for i in range(mask.bit_length()) if mask >> i & 1)
+    return out
+
+
 class RuleBot:
     """A rule-based player that plays like a decent club player, with only what its seat may know (its
     hand, every card played so far — the sheet forbids looking at won tricks again, so a good player
@@ -578,41 +627,50 @@ class RuleBot:
         self._memo_key = None
 
     # --- what the seat knows ----------------------------------------------------------------------
-    @staticmethod
-    def _played(state: M7State) -> tuple[list, list]:
-        """(every card played so far, how many Jokers each seat has played)."""
-        played, jokers = [], [0] * state.n
-        for won in state.won:
+    def _knowledge(self, state: M7State, me: int) -> dict:
+        """The unseen cards (neither played nor mine, Jokers apart: card -> copies, in the pack's order), who
+        still holds a Joker, and how many unknown cards each other hand holds. What the leading values ask
+        of them more than once (the opponent's possible throws, their expected extremes, the unseen point
+        cards by value) is worked out on first use and kept in the same dict."""
+        count = list(state.game._copies)          # copies of each card (by index) in the packs
+        hands = state.hands
+        n = state.n
+        jokers = [0] * n                          # Jokers each seat has played
+        for won in state.won:                     # every card played so far: the won tricks, the trick
             for led, fol, ld, op in won:
-                played.append(led)
-                played.append(fol)
+                count[led.index] -= 1
+                count[fol.index] -= 1
                 if led is JOKER:
                     jokers[ld] += 1
                 if fol is JOKER:
                     jokers[op] += 1
         if state.trick:
-            played.append(state.trick[0])
-            if state.trick[0] is JOKER:
+            c = state.trick[0]
+            count[c.index] -= 1
+            if c is JOKER:
                 jokers[state.leader] += 1
-        return played, jokers
-
-    def _knowledge(self, state: M7State, me: int) -> dict:
-        """The unseen cards (neither played nor mine, Jokers apart), who still holds a Joker, and how many
-        unknown cards each other hand holds."""
-        from collections import Counter
-        played, jokers = self._played(state)
-        unseen = Counter(c for c in state.game.full_deck())
-        for c in played:
-            if c is not JOKER:
-                unseen[c] -= 1
-        for c in state.hands[me]:
-            if c is not JOKER:
-                unseen[c] -= 1
-        unseen = +unseen
-        joker = [jokers[q] == 0 and bool(state.hands[q]) for q in range(state.n)]
+        for c in hands[me]:
+            count[c.index] -= 1
+        unseen = {c: count[c.index] for c in CARDS_NO_JOKER if count[c.index] > 0}
+        joker = [jokers[q] == 0 and bool(hands[q]) for q in range(n)]
         slots = sum(unseen.values())
-        free = {q: len(state.hands[q]) - (1 if joker[q] else 0) for q in range(state.n) if q != me}
-        return {"unseen": unseen, "joker": joker, "slots": slots, "free": free}
+        free = {q: len(hands[q]) - (1 if joker[q] else 0) for q in range(n) if q != me}
+        return {"unseen": unseen, "joker": joker, "slots": slots, "free": free,
+                "by_value": {x.value: x for x in unseen if x.kind == "point"}, "extreme": {}}
+
+    def _extreme(self, k: dict, m: int, lowest: bool) -> float:
+        """The expected lowest (highest) of the opponent's m unknown cards as a throw (see `_lead_value`)."""
+        key = (m, lowest)
+        ext = k["extreme"]
+        v = ext.get(key)
+        if v is None:
+            throws = k.get("throws")
+            if throws is None:
+                # what the opponent may throw: a point card's value, the Kreuz 0 (a Spiegel he would not throw)
+                throws = k["throws"] = [x.value if x.kind == "point" else 0
+                                        for x, cnt in k["unseen"].items() if x.kind != "spiegel" for _ in range(cnt)]
+            v = ext[key] = self._expected_extreme(throws, m, lowest) if m else 0.0
+        return v
 
     @staticmethod
     def _p_holds(k: int, m: int, total: int) -> float:
@@ -634,36 +692,31 @@ class RuleBot:
             return 0.0
         m = min(m, n)
         vs = sorted(values, reverse=not lowest)
-        # P(the extreme is the i-th in order) = C(n-1-i, m-1) / C(n, m)
-        from math import comb
-        total = comb(n, m)
-        return sum(v * comb(n - 1 - i, m - 1) for i, v in enumerate(vs) if n - 1 - i >= m - 1) / total
+        # P(the extreme is the i-th in order) = C(n-1-i, m-1) / C(n, m), i = 0 … n - m
+        w = _EXTREME_WEIGHTS.get((n, m))
+        if w is None:
+            w = _EXTREME_WEIGHTS[n, m] = ([comb(n - 1 - i, m - 1) for i in range(n - m + 1)], comb(n, m))
+        return sum(map(mul, vs, w[0])) / w[1]
 
     # --- leading ----------------------------------------------------------------------------------
     def _lead_value(self, state: M7State, me: int, c: Card, q: int, k: dict) -> float:
-        o = state.game.options
-        unseen, slots = k["unseen"], k["slots"]
         m = k["free"].get(q, 0)
-        has_joker = k["joker"][q]
-        # what the opponent may throw: a point card's value, the Kreuz 0 (a Spiegel he would not throw)
-        throws = [x.value if x.kind == "point" else 0
-                  for x, cnt in unseen.items() if x.kind != "spiegel" for _ in range(cnt)]
-        low = self._expected_extreme(throws, m, lowest=True) if m else 0.0   # his cheapest throw, expected
-        if c.kind == "point":
+        low = self._extreme(k, m, True)         # his cheapest throw, expected
+        kind = c.kind
+        if kind == "point":
             v = c.value
-            partner = next((x for x in unseen if x.kind == "point" and x.value == 7 - v), None)
-            pp = self._p_holds(unseen[partner], m, slots) if partner is not None else 0.0
+            partner = k["by_value"].get(7 - v)
+            pp = self._p_holds(k["unseen"][partner], m, k["slots"]) if partner is not None else 0.0
             win = v + low
-            if has_joker and v >= 7:          # the Joker may take it (but it is spent then)
+            if k["joker"][q] and v >= 7:      # the Joker may take it (but it is spent then)
                 win = (1 - self.JOKER_RISK) * win - self.JOKER_RISK * v
             return pp * -7.0 + (1 - pp) * win
-        if c.kind == "spiegel":
-            if o["spiegel_scoring"] == "copy":
+        if kind == "spiegel":
+            if state.game.options["spiegel_scoring"] == "copy":
                 return 2 * low - 3
             return low - 3
-        if c.kind == "kreuz":
-            high = self._expected_extreme(throws, m, lowest=False) if m else 0.0
-            return -max(high, 0.0)             # a led Kreuz loses: he answers with his best card
+        if kind == "kreuz":
+            return -max(self._extreme(k, m, False), 0.0)   # a led Kreuz loses: he answers with his best card
         # the Joker: the opponent throws his lowest card; keeping it for a big trick is worth more early on
         return low - (9 if state.stock else 2)
 
@@ -677,71 +730,92 @@ class RuleBot:
         return best
 
     # --- the exact endgame (2 players, stock empty) -----------------------------------------------
+    MEMO_LIMIT = 400_000       # endgame positions kept (values are exact, so the memo only saves time)
+
     def _endgame(self, state: M7State, me: int):
-        o = state.game.options
         opp = 1 - me
         k = self._knowledge(state, me)
-        theirs = [c for c, cnt in k["unseen"].items() for _ in range(cnt)]
+        theirs = 0
+        for c in k["unseen"]:                  # one pack: every unseen card once, and all in his hand
+            theirs |= 1 << c.index
         if k["joker"][opp]:
-            theirs.append(JOKER)
-        mine = tuple(sorted(state.hands[me], key=lambda c: c.index))
-        theirs = tuple(sorted(theirs, key=lambda c: c.index))
-        fw = state.game._follower_wins
-        pts = {}
-
-        def points(led, fol):
-            p = pts.get((led, fol))
-            if p is None:
-                lv, fv = card_points(led, fol, o)
-                p = pts[(led, fol)] = lv + fv
-            return p
-
+            theirs |= 1 << JOKER.index
+        mine = 0
+        for c in state.hands[me]:              # each card once (his own Joker at most)
+            mine |= 1 << c.index
+        fw, pts = state.game._endgame_tables()
+        # A hand is a bit set of card indices (a hand of two players' game holds every card once), so a
+        # position is two ints; the memo maps them to their exact value, which depends on the game's options
+        # only: it is kept across endgames (cleared when the game changes or it grows past MEMO_LIMIT).
         memo = self._memo
-        size = (state.game, len(mine) + len(theirs))
-        if self._memo_key is None or self._memo_key[0] is not state.game or self._memo_key[1] < size[1]:
-            memo.clear()                     # a new endgame (the memo holds positions of the current one)
-        self._memo_key = size
-
-        def drop(hand, i):
-            return hand[:i] + hand[i + 1:]
+        if self._memo_key is not state.game or len(memo) > self.MEMO_LIMIT:
+            memo.clear()
+            self._memo_key = state.game
+        get = memo.get
+        bits = _bits
 
         def solve(x, y):
             """Best point difference (leader − other) from here: x is the hand of the player to lead, y the
-            other's (negamax: the same search serves both sides)."""
-            if not x and not y:
-                return 0.0
-            key = (x, y)
-            v = memo.get(key)
-            if v is None:
-                v = memo[key] = max(answer(drop(x, i), y, c) for i, c in enumerate(x)
-                                    if not (i and x[i - 1] is c))
+            other's (negamax: the same search serves both sides); the trick's winner leads next. (The
+            follower's answer is written inline, and a position already in the memo is read there: calls
+            are what the search spends most on.)"""
+            v = -1e9
+            ys = bits(y)
+            for i in bits(x):
+                x2 = x ^ (1 << i)
+                f, pl = fw[i], pts[i]
+                a = 1e9                            # the follower's best answer to the lead of card i
+                for j in ys:
+                    p = pl[j]
+                    y2 = y ^ (1 << j)
+                    if f[j]:                       # the follower takes the trick and leads next
+                        if y2:
+                            w = get(y2 << 32 | x2)
+                            w = -p - (solve(y2, x2) if w is None else w)
+                        else:
+                            w = -p
+                    elif x2:
+                        w = get(x2 << 32 | y2)
+                        w = p + (solve(x2, y2) if w is None else w)
+                    else:
+                        w = p
+                    if w < a:
+                        a = w
+                if a > v:
+                    v = a
+            memo[x << 32 | y] = v
             return v
 
+        def value(x, y):
+            """`solve`, read from the memo where it is there (0 once both hands are empty)."""
+            if not x:
+                return 0
+            v = get(x << 32 | y)
+            return solve(x, y) if v is None else v
+
         def answer(x, y, led):
-            """The leader's best difference once he has led `led` (x: his cards left, y: the follower's), the
-            follower answering to make it least; the trick's winner leads next."""
+            """The leader's best difference once he has led card `led` (x: his cards left, y: the
+            follower's), the follower answering to make it least."""
             best = 1e9
-            for i, d in enumerate(y):
-                if i and y[i - 1] is d:
-                    continue
-                p = points(led, d)
-                ny = drop(y, i)
-                best = min(best, (-p - solve(ny, x)) if fw[led.index][d.index] else (p + solve(x, ny)))
+            f, pl = fw[led], pts[led]
+            for j in bits(y):
+                p = pl[j]
+                v = (-p - value(y ^ (1 << j), x)) if f[j] else (p + value(x, y ^ (1 << j)))
+                if v < best:
+                    best = v
             return best
 
         legal = state.legal_actions()
         best, best_v = None, None
         for act in legal:
-            c = act.card
-            i = mine.index(c)
-            na = drop(mine, i)
+            i = act.card.index
+            na = mine ^ (1 << i)
             if state.trick:
-                led = state.trick[0]
-                w = fw[led.index][c.index]
-                p = points(led, c)
-                v = (p + solve(na, theirs)) if w else (-p - solve(theirs, na))   # the winner leads next
+                led = state.trick[0].index
+                p = pts[led][i]
+                v = (p + value(na, theirs)) if fw[led][i] else (-p - value(theirs, na))   # the winner leads next
             else:
-                v = answer(na, theirs, c)
+                v = answer(na, theirs, i)
             if best_v is None or v > best_v + 1e-9:
                 best, best_v = act, v
         return best
@@ -771,36 +845,35 @@ class RuleBot:
         return self._answer(state, me, k, legal)
 
     def _answer(self, state: M7State, me: int, k: dict, legal):
-        o = state.game.options
-        led = state.trick[0]
-        unseen = k["unseen"]
-        leader = state.leader
+        led = state.trick[0].index
+        fw, pts = state.game._endgame_tables()
+        fw, pts = fw[led], pts[led]
+        by_value, stock = k["by_value"], bool(state.stock)
         best, best_key = None, None
         for a in legal:
             c = a.card
-            wins = state.game._follower_wins[led.index][c.index]
-            lv, fv = card_points(led, c, o)
-            value = lv + fv
-            gain = value if wins else -value
-            gain -= self._keep(c, unseen, k["joker"][leader], state)
+            value = pts[c.index]
+            gain = value if fw[c.index] else -value
+            gain -= self._keep(c, by_value, stock)
             key = (gain, -c.index)
             if best_key is None or key > best_key:
                 best, best_key = a, key
         return best
 
     @staticmethod
-    def _keep(c: Card, unseen, leader_has_joker: bool, state) -> float:
-        """What holding on to `c` is worth for the rest of the hand (what playing it now gives up)."""
-        if c.kind == "joker":
-            return 9.0 if state.stock else 5.0
-        if c.kind == "spiegel":
+    def _keep(c: Card, by_value: dict, stock: bool) -> float:
+        """What holding on to `c` is worth for the rest of the hand (what playing it now gives up);
+        `by_value`: the unseen point cards by value, `stock`: whether the stock still holds cards."""
+        kind = c.kind
+        if kind == "joker":
+            return 9.0 if stock else 5.0
+        if kind == "spiegel":
             return 3.0
-        if c.kind == "kreuz":
+        if kind == "kreuz":
             return 0.0
         v = c.value
-        partner_out = any(x.kind == "point" and x.value == 7 - v for x in unseen)
-        if v > 0 and not partner_out:
-            return 0.5 * v            # a sure winner to lead later (short of a Joker)
+        if v > 0 and 7 - v not in by_value:
+            return 0.5 * v            # a sure winner to lead later (short of a Joker): its partner is gone
         return 0.0
 
 
