@@ -475,6 +475,20 @@ class State:
         instead (the copy must share nothing the candidate's play changes; its history a list of its own)."""
         return self.clone()
 
+    def _fork_base(self) -> "State":
+        """The start of a game's light `_fork`: a copy sharing every attribute, with its own history, its own
+        dealer's RNG and RNG log, and no legal actions kept; the game then copies the containers its play
+        changes."""
+        c = object.__new__(type(self))
+        c.__dict__.update(self.__dict__)
+        c.history = list(self.history)
+        c._rng_log = list(self._rng_log)
+        if self._rng is not None:
+            c._rng = Rng(0)
+            c._rng.setstate(self._rng.getstate())
+        c._legal_cache = None
+        return c
+
     def _unseen_slots(self, player: int) -> list[int]:
         """Indices into the cards of the latest deal that `player` has not seen: the game tells who
         got each slot (``_deal_owners``) and which cards have been shown (``_revealed``)."""

@@ -26,7 +26,6 @@ from ..errors import CardError, IllegalActionError
 from ..game import CHANCE, TERMINAL, Action, Deal, Game, State
 from ..ledger import TABLE, Ledger
 from ..options import Option
-from ..rng import Rng
 from ..rules import Table
 from ..view import Odds, Pile, Seat, View, plural
 from ._posting import post
@@ -619,14 +618,7 @@ class BakkaratState(State):
     def _fork(self) -> "BakkaratState":
         """A light copy of this position for `resample`'s tries: every container the play changes is copied
         (the hands laid aside and the showdown's lists are never changed once made)."""
-        c = object.__new__(type(self))
-        c.__dict__.update(self.__dict__)
-        c.history = list(self.history)
-        c._rng_log = list(self._rng_log)
-        if self._rng is not None:
-            c._rng = Rng(0)
-            c._rng.setstate(self._rng.getstate())
-        c._legal_cache = None
+        c = self._fork_base()
         c.pack = list(self.pack)
         c.hands = [list(h) for h in self.hands]
         c.stakes = list(self.stakes)

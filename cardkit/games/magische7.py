@@ -391,14 +391,7 @@ class M7State(State):
         """A light copy of this position (for resample's tries and the expert's playouts) instead of a replay
         of the history: every container the play changes is copied; cards, actions and the tuples of the
         won tricks never change."""
-        c = object.__new__(type(self))
-        c.__dict__.update(self.__dict__)
-        c.history = list(self.history)
-        c._rng_log = list(self._rng_log)
-        if self._rng is not None:
-            c._rng = Rng(0)
-            c._rng.setstate(self._rng.getstate())
-        c._legal_cache = None
+        c = self._fork_base()
         c.hands = [list(h) for h in self.hands]
         c._acts = [list(a) for a in self._acts]
         c._twice = list(self._twice)
