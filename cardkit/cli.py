@@ -93,13 +93,18 @@ def cmd_play(args) -> int:
     return 0
 
 
-def cmd_match(args) -> int:
-    from .tournament import evidence, markdown_table, match
+def _check_all(args, all_alone: str) -> None:
+    """--games is at least 1, and --all comes without a game or options (`all_alone` says so)."""
     if args.games < 1:
         raise CardkitError(f"--games must be at least 1, not {args.games}")
+    if args.all and (args.game or args.option):
+        raise CardkitError(all_alone)
+
+
+def cmd_match(args) -> int:
+    from .tournament import evidence, markdown_table, match
+    _check_all(args, "--all plays every game and player count: give no game or options with it")
     if args.all:
-        if args.game or args.option:
-            raise CardkitError("--all plays every game and player count: give no game or options with it")
         results = evidence(games=args.games, seed=args.seed)
     else:
         if not args.game:
@@ -124,11 +129,8 @@ def cmd_match(args) -> int:
 
 def cmd_impact(args) -> int:
     from . import impact
-    if args.games < 1:
-        raise CardkitError(f"--games must be at least 1, not {args.games}")
+    _check_all(args, "--all measures every option of every game: give no game or option with it")
     if args.all:
-        if args.game or args.option:
-            raise CardkitError("--all measures every option of every game: give no game or option with it")
         impact.run(games=args.games, all_games=True, bar=not args.no_bar)
         return 0
     if not args.game:

@@ -105,20 +105,14 @@ class MatchResult:
     money: list = field(default_factory=list)
 
     @property
-    def paired_mean(self) -> float:
-        return mean_ci(self.paired)[0]
+    def paired_stats(self) -> tuple[float, float, float]:
+        """(mean, low, high) of the paired differences of result (`mean_ci`)."""
+        return mean_ci(self.paired)
 
     @property
-    def paired_ci(self) -> tuple[float, float]:
-        return mean_ci(self.paired)[1:]
-
-    @property
-    def money_mean(self) -> float:
-        return mean_ci(self.money)[0]
-
-    @property
-    def money_ci(self) -> tuple[float, float]:
-        return mean_ci(self.money)[1:]
+    def money_stats(self) -> tuple[float, float, float]:
+        """(mean, low, high) of the paired differences of points or money."""
+        return mean_ci(self.money)
 
     @property
     def win_rate(self) -> float:
@@ -422,7 +416,7 @@ def expert_evidence(games: int = 500, seed: int = 0, only: str | None = None, pl
             lo, hi = r.ci
             out(f"{name:<15}{n:>2}  {plan.unit:<5}{plan.playouts or ExpertBot.PLAYOUTS:>8}{r.games:>6}  "
                 f"{r.win_rate:6.1%} {f'{100 * lo:.1f} – {100 * hi:.1f}':<14}{r.fair:5.2f}  "
-                f"{_pm(r.paired_mean, *r.paired_ci, pct=True):<26}{_pm(r.money_mean, *r.money_ci):<28}"
+                f"{_pm(*r.paired_stats, pct=True):<26}{_pm(*r.money_stats):<28}"
                 f"{r.cpu_seconds:6.0f} s" + ("" if r.significant else "  (share not significant)"))
             t = expert_move_times(name, opts) if times else None
             rows.append((r, t))

@@ -100,7 +100,7 @@ def test_a_baseline_pairs_every_game_with_the_same_deal_played_by_the_baseline()
     paired share's reference."""
     same = match("sieben", {"players": 3}, "rule-based", "careful", games=6, seed=1, hands=True,
                  baseline="rule-based")
-    assert same.paired == [0] * 6 and same.money == [0] * 6 and same.money_ci == (0, 0)
+    assert same.paired == [0] * 6 and same.money == [0] * 6 and same.money_stats == (0, 0, 0)
     worse = match("sieben", {"players": 3}, "random", "careful", games=9, seed=1, hands=True,
                   baseline="rule-based")
     assert len(worse.paired) == len(worse.money) == 9 and any(worse.money)
