@@ -64,12 +64,15 @@ class Estimate:
     """What the expert expects of one legal action: `mean` is the value for the mover's side (points, or
     money in the banking games: the side's score change minus the other sides' average change, from the
     decision to the playouts' horizon) over `samples` playouts, and (`low`, `high`) its 95 % confidence
-    interval (mean ± 1.96 standard errors; infinite with fewer than two playouts)."""
+    interval (mean ± 1.96 standard errors; infinite with fewer than two playouts). Where the expert plays to
+    win (`OBJECTIVE`), `unit` is "win" and `mean` the side's share of the win at the horizon (0 to 1), its
+    points only telling equal shares apart."""
     action: object
     mean: float
     samples: int
     low: float
     high: float
+    unit: str = "points"
 
     @property
     def text(self) -> str:
@@ -103,10 +106,23 @@ _GAME_FACTS: dict = {}
 # about 0.9 ms a decision — the careful bot (3 µs; over the same 150 hands at 40 playouts it did better than
 # random rollouts on every measure: win share 51 % against 49 %, paired +1.3 against −1.3 points of share);
 # random moves in Faro and Bakkarat (rule-based rollouts cost six times as much in Faro and gained nothing
-# measurable over 60 deals). To the end of the game for a game of one hand (Die Magische 7) and for Écarté
-# (its scores turn from match points into the settlement at the end, so a horizon of one hand would mix two
-# units), else to the end of the current hand. A game not listed: random moves, to the end of the hand (of
-# the game if it is a single hand).
+# measurable over 60 deals). To the end of the game for a game of one hand (Die Magische 7), for Écarté (its
+# scores turn from match points into the settlement at the end, so a horizon of one hand would mix two units)
+# and for Faro (see `OBJECTIVE`), else to the end of the current hand. A game not listed: random moves, to the
+# end of the hand (of the game if it is a single hand).
+#
+# What the playouts value, per game: "points" where not listed (the side's score change against the others',
+# see `Estimate`), "win" — the side's share of the win at the horizon, points only between equal shares —
+# in Faro. A sitting of Faro is won by the best balance, and its rule-based punter plays for the lead (a small
+# stake that would carry it past the leader, its winnings withdrawn); valued in money, the expert left that
+# play where the money looked better and lost sittings for it. Whole sittings against rule-based bots, 20
+# playouts, the paired win share: 3 places −7.2 points of share (−10.4 … −4.0, 500 sittings) valued in money
+# to the end of the pack; playing to win, −5.4 to the end of the pack and −2.3 (−6.6 … +2.0) to the end of
+# the sitting (300 each). Measured and left at points: Écarté (playing to win −1.0 points of share over 300
+# matches, −0.8 in money over 500), Vingt-et-un (to win the sitting: +1.0 of share, −0.24 units a sitting, 500
+# with 3 players) and 24 (3 players, 300 hands: +1.1 of share, +1.8 at points).
+OBJECTIVE: dict = {"faro": "win"}
+
 ROLLOUTS = {
     "magische7": ("rule-based", "game"),
     "sieben": ("rule-based", "hand"),
@@ -114,7 +130,7 @@ ROLLOUTS = {
     "ecarte": ("careful", "game"),
     "vierundzwanzig": ("rule-based", "hand"),
     "vingt_et_un": ("rule-based", "hand"),
-    "faro": ("random", "hand"),
+    "faro": ("random", "game"),
     "bakkarat": ("random", "hand"),
 }
 
@@ -198,7 +214,8 @@ class ExpertBot(Bot):
     horizon, and repeats. All actions of a sample see the same deal, the same future deals and the same
     random numbers, so their values are compared pair by pair. The value of a playout is the change, from
     the decision to the horizon, of the mover's side's score minus the other sides' average (points; money in
-    the banking games; the sign turned where the lowest score wins). Rollout policy and horizon: `ROLLOUTS`.
+    the banking games; the sign turned where the lowest score wins), or with the `objective` "win" the side's
+    share of the win there. Rollout policy and horizon: `ROLLOUTS`; the objective: `OBJECTIVE`.
 
     Which action: the game's rule-based bot's move, unless another action beats it beyond doubt — its mean
     difference to that move over the samples above zero by a one-sided test at 95 % (more than Student's t
@@ -221,7 +238,7 @@ class ExpertBot(Bot):
     ANCHOR = None             # standard errors a deviation must clear; None: one-sided 95 % of Student's t
 
     def __init__(self, seed: int = 0, playouts: int | None = None, ms: float | None = None, *,
-                 policy: str | None = None, horizon: str | None = None):
+                 policy: str | None = None, horizon: str | None = None, objective: str | None = None):
         super().__init__(seed)
         if playouts is not None and (isinstance(playouts, bool) or not isinstance(playouts, int) or playouts < 1):
             raise CardkitError(f"playouts must be a positive integer (or None), not {playouts!r}")
@@ -231,9 +248,12 @@ class ExpertBot(Bot):
             raise CardkitError(f"policy must be random, careful or rule-based (or None: the game's), not {policy!r}")
         if horizon not in (None, "hand", "game"):
             raise CardkitError(f"horizon must be hand or game (or None: the game's), not {horizon!r}")
+        if objective not in (None, "points", "win"):
+            raise CardkitError(f"objective must be points or win (or None: the game's), not {objective!r}")
         if playouts is None and ms is None:
             playouts = self.PLAYOUTS
         self.playouts, self.ms = playouts, ms
+        self.objective = objective
         self.policy, self.horizon = policy, horizon
         self.stats: dict = {}            # the last analysis: playouts, samples, carried, seconds
         self._carry = None               # the last analysis's samples, for the next decision of the hand
@@ -276,6 +296,8 @@ class ExpertBot(Bot):
         policy_name, horizon = self.rollouts(game)
         whole_game = horizon == "game"
         root = self._level(state.scores(), mine, others)
+        win = (self.objective or OBJECTIVE.get(game.name, "points")) == "win"
+        start_scores = self._hand_start(state, whole_game) if win else None
         k = len(legal)
         texts = [a.text for a in legal]
         vals = [[] for _ in range(k)]        # per action: its value in each sample (paired by sample)
@@ -299,8 +321,11 @@ class ExpertBot(Bot):
                 r = Rng(seed)                    # the same random numbers for every action of the sample
                 if bot is not None:
                     bot.rng = Rng(seed ^ 0x5A5A)
-                end = self._playout(s, mine, others, whole_game, r, bot)
-                vals[i].append(sign * (end - root))
+                s = self._playout(s, whole_game, r, bot)
+                v = sign * (self._level(s.scores(), mine, others) - root)
+                if win:
+                    v = self._share(s, sides, mine, sign, start_scores, whole_game) + 1e-6 * v
+                vals[i].append(v)
                 done += 1
             if cap is not None and done + k > cap:
                 break
@@ -309,7 +334,8 @@ class ExpertBot(Bot):
         self.stats = {"playouts": done, "samples": len(used), "carried": min(len(pool), len(used)),
                       "seconds": time.perf_counter() - start}
         self._carry = (_game_key(game), me, [None if a.__class__ is Deal else a.text for a in state.history], used)
-        out = [Estimate(legal[i], *_mean_ci(vals[i])) for i in range(k)]
+        unit = "win" if win else "points"
+        out = [Estimate(legal[i], *_mean_ci(vals[i]), unit) for i in range(k)]
         order = sorted(range(k), key=lambda i: -out[i].mean)
         play = self._pick(state, legal, vals, order[0])
         order.remove(play)
@@ -377,9 +403,36 @@ class ExpertBot(Bot):
             return float(scores[me])
         return scores[me] - sum(scores[q] for q in others) / len(others)
 
-    def _playout(self, s, me: int, others: list[int], whole_game: bool, rng, bot) -> float:
-        """Play `s` out to the horizon — `bot`'s moves, or random ones — and return the level of `me`'s side
-        there: at the end of the game, or (not `whole_game`) at the end of the current hand."""
+    @staticmethod
+    def _hand_start(state, whole_game: bool) -> list:
+        """The scores when the current hand was dealt (the game's first scores with a horizon of the game):
+        a hand is won by the side that gained most over it, whatever came before the decision."""
+        h = state.history
+        k = 0 if whole_game else max((i for i, a in enumerate(h) if a.__class__ is Deal), default=0)
+        fresh = state.game.blank_state()
+        for a in h[:k]:
+            fresh._apply(a) if a.__class__ is not Deal else fresh._deal(a)
+            fresh.history.append(a)
+        return fresh.scores()
+
+    @staticmethod
+    def _share(s, sides, mine: int, sign: int, start: list, whole_game: bool) -> float:
+        """The mover's side's share of the win at the horizon, as the evidence counts it: of a finished game,
+        by its winners; of a hand, among the sides that gained most since the hand was dealt (1/k when k
+        sides tie)."""
+        if whole_game and s.is_terminal():
+            w = s.winners()
+            won = [t for t in sides if any(p in w for p in t)]
+        else:
+            sc = s.scores()
+            gain = [sign * (sc[t[0]] - start[t[0]]) for t in sides]
+            best = max(gain)
+            won = [t for t, g in zip(sides, gain) if g == best]
+        return 1 / len(won) if any(t[0] == mine for t in won) else 0.0
+
+    def _playout(self, s, whole_game: bool, rng, bot):
+        """Play `s` out to the horizon — `bot`'s moves, or random ones — and return it: at the end of the
+        game, or (not `whole_game`) at the end of the current hand."""
         below = rng.below
         while not s.is_terminal():
             legal = s.legal_actions()
@@ -391,7 +444,7 @@ class ExpertBot(Bot):
                 s.apply(bot.choose(s))
             if not whole_game and s.history[-1].__class__ is Deal:
                 break
-        return self._level(s.scores(), me, others)
+        return s
 
 
 def bots_for(game) -> dict:

@@ -310,10 +310,10 @@ class Plan:
     count: int | None = None
 
 
-# game, or (game, players) -> Plan. Whole games where 500 of them with the expert fit the run (Die Magische 7:
-# one hand a game); otherwise the first scoring hand of a seeded game: a game of Sieben or Whist takes hundreds
-# of decisions, one of 24 six to ten hands; Écarté's hand is a deal, Vingt-et-un's a coup, Faro's and
-# Bakkarat's a pack dealt out. Budgets below the default keep the whole run near an hour and a half of one core
+# game, or (game, players) -> Plan. Whole games where 500 of them with the expert fit the run: Die Magische 7
+# (one hand a game), Écarté (a match of a few deals), the banking games (a sitting: Vingt-et-un's coups, Faro's
+# and Bakkarat's packs dealt out); otherwise the first scoring hand of a seeded game: a game of Sieben or Whist
+# takes hundreds of decisions, one of 24 six to ten hands. Budgets below the default keep the whole run near an hour and a half of one core
 # here (Whist, at 20 playouts, takes 40 % of it). Sieben with 2 players runs at the default: at 30 playouts its
 # paired gain was +1.2 points of share (−2.4 … +4.8) — its values, the round's game points, rarely tell two
 # actions apart over a few samples, so the expert hardly ever leaves the rule-based move. The move times are
@@ -322,11 +322,11 @@ EXPERT_EVIDENCE: dict = {
     "magische7": Plan(100), ("magische7", 4): Plan(30),
     "sieben": Plan(30, "hand"), ("sieben", 2): Plan(None, "hand"),
     "whist": Plan(20, "hand"),
-    "ecarte": Plan(40, "hand"),
+    "ecarte": Plan(40),
     "vierundzwanzig": Plan(50, "hand"),
-    "vingt_et_un": Plan(30, "hand"),
-    "faro": Plan(20, "hand"),
-    "bakkarat": Plan(30, "hand"),
+    "vingt_et_un": Plan(30),
+    "faro": Plan(20),
+    "bakkarat": Plan(30),
 }
 THINK_S = 0.9               # the play table stops the expert's thinking after this long (widgets/play.py)
 

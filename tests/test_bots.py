@@ -550,10 +550,53 @@ def test_the_evidence_command_runs_one_game_and_player_count(capsys, monkeypatch
     assert t["at_cap"] is None or 0 <= t["at_cap"] < 7
 
 
-@pytest.mark.parametrize("bad", [{"policy": "clever"}, {"horizon": "match"}])
+@pytest.mark.parametrize("bad", [{"policy": "clever"}, {"horizon": "match"}, {"objective": "money"}])
 def test_expert_rejects_an_unknown_rollout(bad):
-    with pytest.raises(cardkit.CardkitError, match="policy|horizon"):
+    with pytest.raises(cardkit.CardkitError, match="policy|horizon|objective"):
         ExpertBot(seed=0, **bad)
+
+
+class _Ended:
+    """A stand-in for a playout's last state: its scores and (at the end of the game) its winners."""
+    def __init__(self, scores, winners=None):
+        self._s, self._w = scores, winners
+
+    def scores(self):
+        return self._s
+
+    def winners(self):
+        return self._w
+
+    def is_terminal(self):
+        return self._w is not None
+
+
+def test_expert_playing_to_win_counts_its_share_as_the_evidence_does():
+    share = ExpertBot._share
+    sides = [[0], [1], [2]]
+    # a hand: the sides that gained most since it was dealt share the win
+    assert share(_Ended([5, 5, 1]), sides, 0, 1, [0, 0, 0], False) == 0.5
+    assert share(_Ended([5, 5, 1]), sides, 2, 1, [0, 0, 0], False) == 0.0
+    assert share(_Ended([5, 5, 1]), sides, 2, 1, [0, 0, -9], False) == 1.0      # gained 10 since the deal
+    assert share(_Ended([5, 5, 1]), sides, 2, -1, [0, 0, 0], False) == 1.0     # the lowest score wins
+    # the end of the game: its own winners, whatever the scores
+    assert share(_Ended([5, 5, 1], winners=[1]), sides, 1, 1, [0, 0, 0], True) == 1.0
+    assert share(_Ended([5, 5, 1], winners=[1]), sides, 0, 1, [0, 0, 0], True) == 0.0
+    # partners share their side's win
+    assert share(_Ended([3, 0, 3, 0]), [[0, 2], [1, 3]], 0, 1, [0, 0, 0, 0], False) == 1.0
+
+
+def test_expert_playing_to_win_estimates_its_chance_of_winning():
+    g = cardkit.load_game("faro", players=3)
+    s = g.new_state(seed=5)
+    rule = g.bots()["rule-based"](0)
+    while len(s.legal_actions()) < 2:
+        s.apply(rule.choose(s))
+    win = ExpertBot(seed=1, playouts=60, objective="win").analyse(s)
+    assert {e.unit for e in win} == {"win"} and all(-1e-3 < e.mean < 1 + 1e-3 for e in win)
+    assert any(0 < e.mean < 1 for e in win)                      # neither sure to win nor sure to lose
+    points = ExpertBot(seed=1, playouts=60, objective="points").analyse(s)
+    assert {e.unit for e in points} == {"points"} and any(abs(e.mean) > 1 for e in points)
 
 
 def test_expert_rollouts_per_game():

@@ -63,11 +63,25 @@ def test_the_hint_says_what_the_expert_would_play_and_what_it_expects():
     legal = {a.label for a in table.state.legal_actions()}
     best = re.search(r"The expert would play (\S+)\.", hint).group(1)
     assert best in legal
-    assert re.search(r"(better than with your next best choice, |little between it and |no real difference "
+    assert re.search(r"(points? more than with your next best choice, |little between it and |no real difference "
                      r"between it and )(\S+)", hint)
     assert "Why: " in hint and "(the expert's choice)" in hint
     for label in legal:                            # every choice, with what the expert expects of it
         assert label in hint
+
+
+def test_the_hint_speaks_of_wins_where_the_expert_plays_to_win():
+    """Faro's expert plays to win the sitting (cardkit.bots.OBJECTIVE): its estimates are chances of winning,
+    and the Hint gives them as wins in 100 games, never as points."""
+    table = widgets.PlayTable("faro", seed=2)
+    assert table._gain(0.053, "win") == "about 5 more wins in 100 games"
+    assert table._gain(0.004, "win", less=True) == "about 1 fewer win in 100 games"
+    assert table._gain(0.8) == "about 0.8 units more" and table._gain(1.04, less=True) == "1.0 unit less"
+    to_decision(table, RandomBot(4), least=2, steps=3)
+    table.hint(playouts=60)
+    hint = re.sub(r"<[^>]+>", "", table._msg.value)
+    assert "The expert would" in hint and not re.search(r"(units?|points?) (more|less)", hint)
+    assert re.search(r"(wins? in 100 games|no real difference|one choice only)", hint)
 
 
 def test_the_hint_gives_the_odds_where_the_game_counts_them():
@@ -134,7 +148,7 @@ def test_the_review_lists_where_the_expert_differs_and_steps_there():
             assert f["expert"].text in {x.text for x in replay.legal_actions()} and f["gain"] > 0
             assert f"Step {k}" in text
         replay.apply(a)
-    assert "It agrees with" in text and "expecting about" in text and "better" in text
+    assert "It agrees with" in text and re.search(r"expecting about [0-9.]+ points? more", text)
     # each move is a step of the replay, shown from the human's seat
     assert table._review_replay.viewer == 0
     table._review_pick.value = found[-1]["step"]

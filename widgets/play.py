@@ -79,6 +79,7 @@ BOT_WORDS = {"random": "random (any legal move)", "careful": "careful (plays it 
              "rule-based": "rule-based (plays by the book)", "expert": "expert (thinks ahead)"}
 THINKERS = {"expert"}           # bots that think for a while: the table says so while they do
 NO_DIFFERENCE = 0.05            # an expected gain below this (in points or units) is no real difference
+NO_DIFFERENCE_WIN = 0.005       # ... or in the chance of winning, where the expert plays to win (half a win in 100)
 THINK_MS = 900                  # the expert at the table (a seat, the Hint) thinks at most this long a move
 REVIEW_SECONDS = 20             # "Review my game": about this long in all (the expert's time shared out)
 REVIEW_MIN_MS, REVIEW_MAX_MS = 40, 300   # ... but no less and no more than this per decision
@@ -91,6 +92,11 @@ def _within_noise(a, b) -> bool:
         return True
     ha, hb = (a.high - a.low) / 2, (b.high - b.low) / 2
     return abs(a.mean - b.mean) <= math.sqrt(ha * ha + hb * hb)
+
+
+def _no_difference(gap: float, estimate) -> bool:
+    """Whether an expected gain is too small to call a difference, in the estimate's unit."""
+    return gap < (NO_DIFFERENCE_WIN if estimate.unit == "win" else NO_DIFFERENCE)
 
 
 def _named(action) -> str:
@@ -519,8 +525,8 @@ class PlayTable(w.VBox):
             if estimates:
                 gap = worse.get(a.text, 0.0)
                 says = (" <small>(the expert's choice)</small>" if a.text == estimates[0].text else
-                        " <small>(about as good, for the expert)</small>" if gap < NO_DIFFERENCE else
-                        f" <small>(the expert expects {self._amount(gap)} less)</small>")
+                        " <small>(about as good, for the expert)</small>" if _no_difference(gap, estimates[0]) else
+                        f" <small>(the expert expects {self._gain(gap, estimates[0].unit, less=True)})</small>")
             items.append(f"<li><b>{escape(a.label)}</b>{says}: {escape(s.describe(a))}</li>")
         hand = s.view(self.human).seats[self.human].hand
         playable = {a.card for a in legal if a.card is not None}
@@ -556,12 +562,18 @@ class PlayTable(w.VBox):
         expert = ExpertBot(seed=seed, playouts=playouts, ms=ms)
         return expert.analyse(sample)
 
-    def _amount(self, x: float) -> str:
-        """An expected amount in the game's units, "0.8 points" or "1.3 units" (what the scores count)."""
-        score = self.state.view(self.human).seats[self.human].score
-        unit = "unit" if "unit" in score else "point"
+    def _gain(self, x: float, unit: str = "points", less: bool = False) -> str:
+        """An expected gain (or with `less`, loss) in words: "about 0.8 points more" or "1.3 units less" in
+        the game's units (what the scores count), or where the expert plays to win (`unit` "win") "about 5
+        more wins in 100 games"."""
         x = abs(x)
-        return f"{x:.1f} {unit}" if f"{x:.1f}" == "1.0" else f"{x:.1f} {unit}s"
+        if unit == "win":
+            n = max(1, round(100 * x))
+            return f"about {n} {'fewer' if less else 'more'} {'win' if n == 1 else 'wins'} in 100 games"
+        score = self.state.view(self.human).seats[self.human].score
+        u = "unit" if "unit" in score else "point"
+        amount = f"{x:.1f} {u}" if f"{x:.1f}" == "1.0" else f"{x:.1f} {u}s"
+        return f"{amount} less" if less else f"about {amount} more"
 
     def _expert_says(self, s, legal, estimates) -> str:
         """The Hint's first lines: the expert's choice, what it expects over the next best, and why."""
@@ -573,13 +585,13 @@ class PlayTable(w.VBox):
         gap = best.mean - second.mean
         side = " for your side" if any(len(x) > 1 and self.human in x for x in self.game.sides()) else ""
         other = _named(b)
-        if gap < NO_DIFFERENCE:
+        if _no_difference(gap, best):
             expect = f"It sees no real difference between it and {other}."
         elif _within_noise(best, second):
-            expect = (f"It sees little between it and {other}: about {self._amount(gap)} better{side}, which "
+            expect = (f"It sees little between it and {other}: {self._gain(gap, best.unit)}{side}, which "
                       "is within its margin of error.")
         else:
-            expect = (f"It expects to do about {self._amount(gap)} better{side} than with your next best "
+            expect = (f"It expects {self._gain(gap, best.unit)}{side} than with your next best "
                       f"choice, {other}.")
         tried = (f"It dealt the cards you have not seen anew {plural(best.samples, 'time')} and played each "
                  "choice out.")
@@ -792,13 +804,13 @@ class PlayTable(w.VBox):
                 est = self.expert_estimates(replay, **budget)
                 done += 1
                 mine = next((e for e in est if e.text == a.text), None)
-                if mine is None or est[0].mean - mine.mean < NO_DIFFERENCE:   # its choice, or as good
+                if mine is None or _no_difference(est[0].mean - mine.mean, est[0]):   # its choice, or as good
                     agreed += 1
                 else:
                     rnd, trick = replay.progress()
                     theirs = next((x for x in replay.legal_actions() if x.text == est[0].text), est[0].action)
                     found.append({"step": k, "where": " · ".join(x for x in (rnd, trick) if x),
-                                  "played": a, "expert": theirs, "gain": est[0].mean - mine.mean,
+                                  "played": a, "expert": theirs, "gain": est[0].mean - mine.mean, "unit": est[0].unit,
                                   "close": _within_noise(est[0], mine)})
             replay.apply(a)
         self._review_found = found
@@ -813,7 +825,7 @@ class PlayTable(w.VBox):
         def item(f) -> str:
             where = f" ({escape(f['where'])})" if f["where"] else ""
             return (f"<li><b>Step {f['step']}</b>{where}: you chose {_named(f['played'])}; the expert would have "
-                    f"chosen {_named(f['expert'])}, expecting about {self._amount(f['gain'])} better{side}.</li>")
+                    f"chosen {_named(f['expert'])}, expecting {self._gain(f['gain'], f['unit'])}{side}.</li>")
         clear = [f for f in found if not f["close"]]
         close = [f for f in found if f["close"]]
         body = (f"<b>Your game, reviewed by the expert.</b> It looked at your {plural(n, 'decision')} (every "
