@@ -308,8 +308,8 @@ def _cites(items) -> list[Citation]:
     return [Citation(**c) for c in items or []]
 
 
-def parse_rulebook(text: str, game_name: str) -> Rulebook:
-    data = tomllib.loads(text)
+def parse_rulebook(text: str, game_name: str, data: dict | None = None) -> Rulebook:
+    data = tomllib.loads(text) if data is None else data
     rules = []
     for d in data.get("rule", []):
         d = dict(d)
@@ -325,14 +325,17 @@ def parse_rulebook(text: str, game_name: str) -> Rulebook:
 
 
 _CACHE: dict = {}
+_TOML: dict = {}
 
 
 def load_rulebook(game_name: str, game=None) -> Rulebook:
     """The rulebook of a game, with the tables its engine generates filled in."""
     key = (game_name, tuple(sorted(game.options.items())) if game else ())
     if key not in _CACHE:
-        path = resources.files("cardkit") / "rules" / f"{game_name}.toml"
-        book = parse_rulebook(path.read_text(encoding="utf-8"), game_name)
+        if game_name not in _TOML:   # the file read and parsed once; each options key builds its own book
+            path = resources.files("cardkit") / "rules" / f"{game_name}.toml"
+            _TOML[game_name] = tomllib.loads(path.read_text(encoding="utf-8"))
+        book = parse_rulebook("", game_name, _TOML[game_name])
         if game is not None:
             book.tables = game.rule_tables()
             book.options = {o.name: o for o in game.option_specs}

@@ -71,6 +71,16 @@ OPTIONS = (
 )
 
 
+_EQ: dict = {}
+
+
+def _eq_table(eights_wild: bool) -> list:
+    """EQ[led.index][card.index] (see `equal_to`), computed once per reading: a page builds many games."""
+    if eights_wild not in _EQ:
+        _EQ[eights_wild] = [[equal_to(a, b, eights_wild)[0] for b in PIQUET32.cards] for a in PIQUET32.cards]
+    return _EQ[eights_wild]
+
+
 def equal_to(led: Card, card: Card, eights_wild: bool = False) -> tuple[bool, str]:
     """Does `card` count as equal to the first card `led` of a trick (i.e. beat it)? (yes/no, rule ID)."""
     lr, r = led.rank, card.rank
@@ -116,7 +126,7 @@ class Sieben(Game):
         self.removed = tuple(c for c in PIQUET32.cards if c in removed)
         w = o["eights_wild"]
         # EQ[led.index][card.index]: does card count as equal to the trick's first card (S7-1, S7-7.4)
-        self._eq = [[equal_to(a, b, w)[0] for b in PIQUET32.cards] for a in PIQUET32.cards]
+        self._eq = _eq_table(w)
         self.target_points = o["difference_target"] if o["score_difference"] else o["target"]
         # what the play looks at, read once (kept here, not in each state: a state's attributes stay few)
         self._only_beaten = o["continue_only_if_beaten"]
