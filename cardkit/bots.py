@@ -188,6 +188,9 @@ def t95(df: int) -> float:
     return _T95[max(d for d in _T95 if d < df)]
 
 
+SIGN_SAMPLES = 5        # a deviation with no spread: this many samples, all in favour (see `_pick`)
+
+
 def _mean_ci(values: list, z: float = Z95) -> tuple:
     """(mean, count, low, high) of `values`: the mean and mean ± z standard errors (infinite for one)."""
     n = len(values)
@@ -220,8 +223,10 @@ class ExpertBot(Bot):
     Which action: the game's rule-based bot's move, unless another action beats it beyond doubt — its mean
     difference to that move over the samples above zero by a one-sided test at 95 % (more than Student's t
     quantile for the samples' degrees of freedom times the standard error; `ANCHOR` may fix the factor
-    instead); then the best such action. (Without that anchor a small budget's noise picks among near-equal
-    actions at random and loses to the rule-based bot in some games. The t quantile rather than the normal
+    instead; where the difference is the same in every sample, so that there is no spread to test, all of at
+    least `SIGN_SAMPLES` samples — a sign test), and playing to win by its share of the win alone (points
+    only order the estimates); then the best such action. (Without that anchor a small budget's noise picks
+    among near-equal actions at random and loses to the rule-based bot in some games. The t quantile rather than the normal
     one matters with few samples: in 24 at 15 playouts a decision, a fixed 1.64 let the expert name yellow
     blind — a gamble whose outcome swings by dozens of points — on 7 samples, and it lost whole games to the
     rule-based bot that way: 27 % of 60 three-player games, even 33 %; with t (1.94 for 7 samples) 37 %.)
@@ -301,6 +306,7 @@ class ExpertBot(Bot):
         k = len(legal)
         texts = [a.text for a in legal]
         vals = [[] for _ in range(k)]        # per action: its value in each sample (paired by sample)
+        shares = [[] for _ in range(k)] if win else vals   # playing to win: the share alone, for `_pick`
         rng = self.rng
         start = time.perf_counter()
         deadline = start + self.ms / 1000 if self.ms is not None else None
@@ -324,7 +330,9 @@ class ExpertBot(Bot):
                 s = self._playout(s, whole_game, r, bot)
                 v = sign * (self._level(s.scores(), mine, others) - root)
                 if win:
-                    v = self._share(s, sides, mine, sign, start_scores, whole_game) + 1e-6 * v
+                    share = self._share(s, sides, mine, sign, start_scores, whole_game)
+                    shares[i].append(share)
+                    v = share + 1e-6 * v
                 vals[i].append(v)
                 done += 1
             if cap is not None and done + k > cap:
@@ -337,7 +345,10 @@ class ExpertBot(Bot):
         unit = "win" if win else "points"
         out = [Estimate(legal[i], *_mean_ci(vals[i]), unit) for i in range(k)]
         order = sorted(range(k), key=lambda i: -out[i].mean)
-        play = self._pick(state, legal, vals, order[0])
+        # playing to win, only the share may overrule the rule-based move: points break ties in the order
+        # shown, but a points edge where every sample gave the same share is no evidence that the move wins
+        # more (in Faro most of the expert's departures were such: money-greedy, and they cost sittings)
+        play = self._pick(state, legal, shares, order[0])
         order.remove(play)
         return [out[play]] + [out[i] for i in order]
 
@@ -354,7 +365,13 @@ class ExpertBot(Bot):
         z = t95(len(vals[d]) - 1) if self.ANCHOR is None else self.ANCHOR
         for i in range(len(legal)):
             if i != d:
-                m, _, lo, _ = _mean_ci([x - y for x, y in zip(vals[i], vals[d])], z)
+                diffs = [x - y for x, y in zip(vals[i], vals[d])]
+                m, n, lo, _ = _mean_ci(diffs, z)
+                # the same difference in every sample has no spread for the t-test to weigh: then only a
+                # sign test counts, all of at least 5 samples in favour (½⁵ ≈ 3 %); two samples that both
+                # went one way (few samples an action: small budgets, many actions) prove nothing
+                if n < SIGN_SAMPLES and max(diffs) - min(diffs) <= 1e-9 * (1 + abs(m)):
+                    continue
                 if lo > 0 and m > gain:
                     play, gain = i, m
         return play

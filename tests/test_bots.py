@@ -475,6 +475,10 @@ def test_the_expert_leaves_the_rule_based_move_only_on_the_evidence_of_a_one_sid
     fixed.ANCHOR = 1.64                                                    # a fixed z would have deviated
     assert fixed._pick(s, legal, values(7, 0.44, 0.5), other) == other
     assert bot._pick(s, legal, values(40, 0.3, 0.5), other) == other       # enough samples: t ≈ 3.7
+    # the same gain in every sample: no spread for a t-test; a sign test needs 5 samples all in favour
+    assert bot._pick(s, legal, values(2, 1.0, 0.0), other) == d            # two alike prove nothing
+    assert bot._pick(s, legal, values(4, 1.0, 0.0), other) == d            # ½⁴ ≈ 6 %
+    assert bot._pick(s, legal, values(5, 1.0, 0.0), other) == other        # ½⁵ ≈ 3 %
 
 
 def test_magische7_rule_based_endgame_plays_a_best_move():
@@ -597,6 +601,27 @@ def test_expert_playing_to_win_estimates_its_chance_of_winning():
     assert any(0 < e.mean < 1 for e in win)                      # neither sure to win nor sure to lose
     points = ExpertBot(seed=1, playouts=60, objective="points").analyse(s)
     assert {e.unit for e in points} == {"points"} and any(abs(e.mean) > 1 for e in points)
+
+
+
+def test_playing_to_win_a_points_edge_alone_never_overrules_the_rule_based_move(monkeypatch):
+    """Points only break ties between equal shares: where every sample gave each action the same share of the
+    win, the expert plays the rule-based move, however consistently another action gained money."""
+    g = cardkit.load_game("faro", players=3)
+    rule = g.bots()["rule-based"]
+    positions = []
+    s = g.new_state(seed=11)
+    while not s.is_terminal() and len(positions) < 40:
+        if len(s.legal_actions()) > 1:
+            positions.append(copy.deepcopy(s))
+        s.apply(rule(0).choose(s))
+
+    def departures(objective):
+        bot = ExpertBot(seed=3, playouts=60, objective=objective)
+        return sum(bot.choose(p).text != rule(0).choose(p).text for p in positions)
+    assert departures("points") > 0                       # money alone does move the expert off the rule-based move
+    monkeypatch.setattr(ExpertBot, "_share", staticmethod(lambda *a: 0.0))   # every playout: the same share
+    assert departures("win") == 0
 
 
 def test_expert_rollouts_per_game():
