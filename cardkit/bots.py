@@ -118,10 +118,26 @@ _GAME_FACTS: dict = {}
 # play where the money looked better and lost sittings for it. Whole sittings against rule-based bots, 20
 # playouts, the paired win share: 3 places −7.2 points of share (−10.4 … −4.0, 500 sittings) valued in money
 # to the end of the pack; playing to win, −5.4 to the end of the pack and −2.3 (−6.6 … +2.0) to the end of
-# the sitting (300 each). Measured and left at points: Écarté (playing to win −1.0 points of share over 300
-# matches, −0.8 in money over 500), Vingt-et-un (to win the sitting: +1.0 of share, −0.24 units a sitting, 500
-# with 3 players) and 24 (3 players, 300 hands: +1.1 of share, +1.8 at points).
+# the sitting (300 each). Those were measured while a points edge with every share tied could still overrule
+# the rule-based move (more than half the departures; see `_pick`); without it, 500 sittings to the end: 2
+# places +0.5 (−0.3 … +1.3), 3 places −1.5 (−4.0 … +1.0), 4 places +3.0 (+0.5 … +5.5); with 3 places and
+# the rule-based bot's moves as playouts −4.2 (−8.8 … +0.4, 250 sittings, at 6× the cost). Measured and left
+# at points: Écarté (playing to win −1.0 points of share over 300 matches, −0.8 in money over 500),
+# Vingt-et-un (to win the sitting, 3 players, 500 sittings: −2.2 of share, −4.6 … +0.2, and −0.80 units a
+# sitting, −1.20 … −0.39, against −0.8 and −0.18 at points) and 24 (3 players, 300 hands: +1.1 of share,
+# +1.8 at points).
 OBJECTIVE: dict = {"faro": "win"}
+
+# The default budget where it is not `ExpertBot.PLAYOUTS`. Faro: more playouts made the expert worse, not
+# better — its random playouts do not chase the leader as the real punters do, and more samples only make
+# that biased model's departures from the rule-based move look sure (3 places, 500 sittings, the paired win
+# share: −1.5 points, −4.0 … +1.0, at 20 playouts; −7.8, −11.1 … −4.5, at 100).
+GAME_PLAYOUTS: dict = {"faro": 20}
+
+
+def default_playouts(game_name: str) -> int:
+    """The expert's default playouts a decision in `game_name` (`GAME_PLAYOUTS`, else `ExpertBot.PLAYOUTS`)."""
+    return GAME_PLAYOUTS.get(game_name, ExpertBot.PLAYOUTS)
 
 ROLLOUTS = {
     "magische7": ("rule-based", "game"),
@@ -233,7 +249,7 @@ class ExpertBot(Bot):
 
     The budget sets the strength: `playouts` per decision (one playout = one action played out in one
     sample), or `ms` milliseconds of thinking per decision, or both (whichever ends first); the default is
-    `PLAYOUTS` playouts. Every action is tried in every sample, and in at least one. With `playouts` alone
+    the game's `default_playouts` (`PLAYOUTS`, fewer in Faro: `GAME_PLAYOUTS`). Every action is tried in every sample, and in at least one. With `playouts` alone
     the bot is deterministic for its seed. It never looks at a card its seat has not seen: its samples depend
     only on what the seat has seen and on the seed; the samples of its last decision in the same hand are
     carried forward (replaying the actions since, kept when the seat's view agrees), which spares most
@@ -255,8 +271,7 @@ class ExpertBot(Bot):
             raise CardkitError(f"horizon must be hand or game (or None: the game's), not {horizon!r}")
         if objective not in (None, "points", "win"):
             raise CardkitError(f"objective must be points or win (or None: the game's), not {objective!r}")
-        if playouts is None and ms is None:
-            playouts = self.PLAYOUTS
+        # neither: the game's default playouts (`default_playouts`), known once it sees the game
         self.playouts, self.ms = playouts, ms
         self.objective = objective
         self.policy, self.horizon = policy, horizon
@@ -265,6 +280,7 @@ class ExpertBot(Bot):
 
     def __repr__(self) -> str:
         budget = ", ".join(f"{k}={v}" for k, v in (("playouts", self.playouts), ("ms", self.ms)) if v is not None)
+        budget = budget or "playouts=the game's default"
         return f"ExpertBot({budget})"
 
     def choose(self, state):
@@ -310,7 +326,7 @@ class ExpertBot(Bot):
         rng = self.rng
         start = time.perf_counter()
         deadline = start + self.ms / 1000 if self.ms is not None else None
-        cap = self.playouts
+        cap = self.playouts if self.playouts is not None or self.ms is not None else default_playouts(game.name)
         bot = None
         if policy_name != "random":
             bot = game.bots()[policy_name](rng.next64() & 0xFFFFFFFF)

@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass, field
 
 import cardkit
-from cardkit.bots import ExpertBot, bots_for, game_facts
+from cardkit.bots import GAME_PLAYOUTS, ExpertBot, bots_for, default_playouts, game_facts
 from cardkit.game import Deal
 
 Z95 = 1.959963984540054
@@ -302,7 +302,7 @@ def markdown_table(results: list[MatchResult]) -> str:
 @dataclass(frozen=True)
 class Plan:
     """How the evidence measures the expert in one game and player count: its budget in the matches
-    (`playouts` a decision; None: the default, ``ExpertBot.PLAYOUTS``), the `unit` counted — a whole "game",
+    (`playouts` a decision; None: the game's default, ``bots.default_playouts``), the `unit` counted — a whole "game",
     or a "hand": the first scoring hand of a seeded game (``play_hand``), for the games that are long matches
     of many hands — and how many (`count`; None: as many as asked, 500 by default)."""
     playouts: int | None = None
@@ -396,7 +396,8 @@ def expert_evidence(games: int = 500, seed: int = 0, only: str | None = None, pl
     rows = []
     t0, c0 = time.perf_counter(), time.process_time()
     out(f"The expert against the rule-based bot (the expert's side in rotating seats, rule-based bots in the "
-        f"others); its default budget is {ExpertBot.PLAYOUTS} playouts a decision.")
+        f"others); its default budget is {ExpertBot.PLAYOUTS} playouts a decision"
+        + "".join(f", {p} in {g}" for g, p in GAME_PLAYOUTS.items()) + ".")
     out("share: the expert's win share (ties shared) and its 95 % interval; even: the share of a side that is "
         "no better. paired: on the same deals against the same opponents, the expert's result minus the "
         "rule-based bot's in its place — win share in points of percent, and points (money in the banking "
@@ -414,7 +415,7 @@ def expert_evidence(games: int = 500, seed: int = 0, only: str | None = None, pl
             r = match(name, opts, expert_factory(plan.playouts), "rule-based", games=plan.count or games,
                       seed=seed, hands=plan.unit == "hand", baseline="rule-based")
             lo, hi = r.ci
-            out(f"{name:<15}{n:>2}  {plan.unit:<5}{plan.playouts or ExpertBot.PLAYOUTS:>8}{r.games:>6}  "
+            out(f"{name:<15}{n:>2}  {plan.unit:<5}{plan.playouts or default_playouts(name):>8}{r.games:>6}  "
                 f"{r.win_rate:6.1%} {f'{100 * lo:.1f} – {100 * hi:.1f}':<14}{r.fair:5.2f}  "
                 f"{_pm(*r.paired_stats, pct=True):<26}{_pm(*r.money_stats):<28}"
                 f"{r.cpu_seconds:6.0f} s" + ("" if r.significant else "  (share not significant)"))
@@ -423,7 +424,7 @@ def expert_evidence(games: int = 500, seed: int = 0, only: str | None = None, pl
             speed.append((name, n, t))
     if times:
         out("")
-        out(f"The expert's move at its default budget ({ExpertBot.PLAYOUTS} playouts), on 30 positions of games "
+        out(f"The expert's move at its default budget ({ExpertBot.PLAYOUTS} playouts; {', '.join(f'{g} {p}' for g, p in GAME_PLAYOUTS.items())}), on 30 positions of games "
             f"between rule-based bots: median and slowest, wall clock and CPU; playouts per CPU second; the "
             f"playouts the slowest move reaches within the play table's {THINK_S:g} s (all: every move finished "
             "within them).")

@@ -11,7 +11,7 @@ import copy
 import pytest
 
 import cardkit
-from cardkit.bots import Estimate, ExpertBot, RandomBot, bots_for
+from cardkit.bots import Estimate, ExpertBot, RandomBot, bots_for, default_playouts
 from cardkit.cards import PIQUET32
 from cardkit.rng import Rng
 from cardkit.tournament import (MatchResult, match, mean_ci, player_counts, result_for, seats_of_a, sides_of,
@@ -322,7 +322,16 @@ def test_expert_spends_exactly_its_playout_budget():
     bot = ExpertBot(seed=2, ms=5)                          # a time budget: at least one sample, all actions
     est = bot.analyse(s)
     assert bot.stats["samples"] >= 1 and len(est) == k and all(e.samples == bot.stats["samples"] for e in est)
-    assert ExpertBot(seed=2).playouts == ExpertBot.PLAYOUTS and ExpertBot(seed=2).ms is None   # the default
+    default = ExpertBot(seed=2)                                # the default: the game's own playouts
+    assert default.playouts is None and default.ms is None
+    default.analyse(s)
+    assert default.stats["playouts"] == ExpertBot.PLAYOUTS // k * k
+    faro = cardkit.load_game("faro", players=3).new_state(seed=5)
+    while len(faro.legal_actions()) < 2:
+        faro.apply(faro.legal_actions()[0])
+    default.analyse(faro)
+    kf = len(faro.legal_actions())
+    assert default_playouts("faro") == 20 and default.stats["playouts"] == max(kf, 20 // kf * kf)
 
 
 @pytest.mark.parametrize("bad", [{"playouts": 0}, {"playouts": -3}, {"playouts": True}, {"playouts": 2.5},

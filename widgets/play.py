@@ -19,7 +19,7 @@ import ipywidgets as w
 
 import cardkit
 from cardkit import CardkitError, Deal, IllegalActionError, Rng
-from cardkit.bots import ExpertBot, bots_for
+from cardkit.bots import ExpertBot, bots_for, default_playouts
 from cardkit.rules import link_rule_ids
 from cardkit.view import plural
 
@@ -350,7 +350,8 @@ class PlayTable(w.VBox):
         self._seed = None  # the given seed is for the first game only
         factories = bots_for(self.game)
         # the expert within the table's time: its own budget of playouts, or THINK_MS, whichever ends first
-        budget = {"playouts": ExpertBot.PLAYOUTS, "ms": THINK_MS} if self._bot_name == "expert" else {}
+        budget = ({"playouts": default_playouts(self.game.name), "ms": THINK_MS} if self._bot_name == "expert"
+                  else {})
         self.bots = {p: factories[self._bot_name](seed=1000 + p, **budget) for p in range(self.game.num_players)
                      if p != self.human}
         self._checkpoints: list[int] = []
@@ -558,7 +559,7 @@ class PlayTable(w.VBox):
         seed = (self._expert_seed * 1_000_003 + len(state.history)) & 0xFFFFFFFFFFFF
         sample = state.resample(self.human, Rng(seed))
         if playouts is None and ms is None:
-            playouts, ms = ExpertBot.PLAYOUTS, THINK_MS
+            playouts, ms = default_playouts(state.game.name), THINK_MS
         expert = ExpertBot(seed=seed, playouts=playouts, ms=ms)
         return expert.analyse(sample)
 
@@ -798,7 +799,8 @@ class PlayTable(w.VBox):
                     f"{n}… <progress max='{n}' value='{done}'></progress></div>")
                 if playouts is None:            # the time left, shared among the decisions left
                     ms = (end - time.monotonic()) * 1000 / (n - done)
-                    budget = {"playouts": ExpertBot.PLAYOUTS, "ms": max(REVIEW_MIN_MS, min(REVIEW_MAX_MS, ms))}
+                    budget = {"playouts": default_playouts(replay.game.name),
+                              "ms": max(REVIEW_MIN_MS, min(REVIEW_MAX_MS, ms))}
                 else:
                     budget = {"playouts": playouts}
                 est = self.expert_estimates(replay, **budget)
