@@ -1,6 +1,8 @@
 """Rules on the page: a rule with its citations, readings side by side, and a live switch."""
 from __future__ import annotations
 
+import base64
+import re
 from html import escape
 
 import ipywidgets as w
@@ -35,6 +37,17 @@ def with_impact(section: str, game: str, rule) -> str:
     return section[:i] + box + section[i:] if i >= 0 else section + box
 
 
+def plot_img(svg: str, alt: str) -> str:
+    """A stored plot as an image (an SVG data URI) with its description as the alternative text: the browser
+    draws it without adding its hundreds of SVG elements to the page (the Sieben page, four plots: 2,594
+    elements inline, 2,142 as images). Sized as the plot sizes itself inline: the column's width, at most
+    its own."""
+    m = re.search(r"max-width:\s*([\d.]+pt)", svg[:400])
+    style = f"width:100%;max-width:{m.group(1)};height:auto" if m else "max-width:100%;height:auto"
+    data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+    return f"<img alt='{escape(alt)}' style='{style}' src='data:image/svg+xml;base64,{data}'>"
+
+
 def impact_html(game: str, rule) -> str:
     """"Does it matter?": what playing the other reading changed, measured by paired games of the kit's
     rule-based players (`cardkit impact`): a sentence, the stored plot and the figures per reading, in plain
@@ -61,8 +74,7 @@ def impact_html(game: str, rule) -> str:
            f"of a game may also go another way by the luck of the cards, and “changes the winner” counts that "
            f"too; whether a reading favours a player shows in the win shares. The spread is the standard "
            f"deviation; the interval is 95 %." + (f" {s['edge_how']}" if s["edge_how"] else ""))
-    figure = (f"<div class='ck-impact-plot' role='img' aria-label='{escape(impact.alt_text(s))}'>{plot}</div>"
-              if plot else "")
+    figure = f"<div class='ck-impact-plot'>{plot_img(plot, impact.alt_text(s))}</div>" if plot else ""
     return (f"<div class='ck-impact'><h4>Does it matter?</h4>"
             f"<p class='ck-impact-sentence'>{escape(impact.sentence(s))}</p>{figure}"
             f"<div class='ck-scroll-x'><table class='ck-table ck-impact-table'><caption>Each reading's own "
