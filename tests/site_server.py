@@ -47,7 +47,13 @@ def open_page(browser, url: str, width: int = 1200, height: int = 900, start: bo
 
 def start_tables(page, timeout: float = 40000) -> None:
     """Click each "Deal the cards" button of the page (a game page's play table is one click away,
-    `widgets.Play`) and wait until its table has dealt (its log shows the deal)."""
+    `widgets.Play`) and wait until its table has dealt (its log shows the deal). A game's page has one:
+    the page counts as interactive as soon as its first widget is, and the play table, last on the page, may
+    render a moment later, so on a game's page its button is waited for."""
+    import cardkit
+    name = urlsplit(page.url).path.rsplit("/", 1)[-1].removesuffix(".ipynb")
+    if name in cardkit.GAMES:
+        page.locator(".ck-play-start").first.wait_for(state="attached", timeout=timeout)
     buttons = page.locator(".ck-play-start").element_handles()
     for button in buttons:
         button.click()
