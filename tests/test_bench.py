@@ -1,4 +1,6 @@
-"""`cardkit bench`'s engine measurement: what it counts (not how fast: speed figures live in the bench)."""
+"""`cardkit bench`'s measurements: what they count and compare (not how fast: speed figures live in the bench)."""
+import pytest
+
 import cardkit
 from cardkit import bench
 from cardkit.game import Deal
@@ -42,3 +44,17 @@ def test_beside_a_reference_the_ratio_is_to_the_median_of_the_slices_taken_turn_
     assert all(e.seed >= 3 for e in reference.values())          # every reference game ran in every round
     assert r["openspiel_median"] == sorted(r["openspiel"].values())[1]
     assert r["openspiel_ratio"] == r["decisions_per_s"] / r["openspiel_median"]
+
+
+
+def test_a_burst_ratio_compares_each_round_with_the_baselines_burst_of_the_same_round():
+    # the machine is slow in the second round, for the page and the baseline alike
+    times = {"baseline.ipynb": [17.0, 24.0, 18.0], "p.ipynb": [20.4, 28.8, 19.0]}
+    memory = {"baseline.ipynb": [5, 6, 7], "p.ipynb": [9, 8, 7]}
+    r = bench.burst_summary(times, memory)
+    assert r["p.ipynb"]["ratio"] == pytest.approx(1.2)           # rounds: 1.2, 1.2, 1.06
+    assert r["baseline.ipynb"]["ratio"] == 1.0
+    assert r["p.ipynb"]["seconds"] == 20.4 and r["p.ipynb"]["memory"] == 8
+    assert r["p.ipynb"]["bursts"] == [20.4, 28.8, 19.0]
+    # median against median would pair the page's first round with the baseline's third
+    assert r["p.ipynb"]["seconds"] / r["baseline.ipynb"]["seconds"] == pytest.approx(20.4 / 18.0)
