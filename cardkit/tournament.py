@@ -311,10 +311,12 @@ class Plan:
 
 
 # game, or (game, players) -> Plan. Whole games where 500 of them with the expert fit the run: Die Magische 7
-# (one hand a game), Écarté (a match of a few deals), the banking games (a sitting: Vingt-et-un's coups, Faro's
-# and Bakkarat's packs dealt out); otherwise the first scoring hand of a seeded game: a game of Sieben or Whist
-# takes hundreds of decisions, one of 24 six to ten hands. Budgets below the default keep the whole run near an hour and a half of one core
-# here (Whist, at 20 playouts, takes 40 % of it). Sieben with 2 players runs at the default: at 30 playouts its
+# (one hand a game), Écarté (a match of a few deals), 24 (a match of a few hands: 106 minutes of one core for
+# the four player counts; counted in first hands, its edge of a few points of share was within the interval
+# at 2 and 5 players), the banking games (a sitting: Vingt-et-un's coups, Faro's and Bakkarat's packs dealt
+# out); otherwise the first scoring hand of a seeded game: a game of Sieben or Whist takes hundreds of
+# decisions. Budgets below the default keep the whole run near three hours of one core here (24's
+# matches take half of it, Whist, at 20 playouts, a fifth). Sieben with 2 players runs at the default: at 30 playouts its
 # paired gain was +1.2 points of share (−2.4 … +4.8) — its values, the round's game points, rarely tell two
 # actions apart over a few samples, so the expert hardly ever leaves the rule-based move. The move times are
 # measured at the default budget.
@@ -323,7 +325,7 @@ EXPERT_EVIDENCE: dict = {
     "sieben": Plan(30, "hand"), ("sieben", 2): Plan(None, "hand"),
     "whist": Plan(20, "hand"),
     "ecarte": Plan(40),
-    "vierundzwanzig": Plan(50, "hand"),
+    "vierundzwanzig": Plan(50),
     "vingt_et_un": Plan(30),
     "faro": Plan(20),
     "bakkarat": Plan(30),
