@@ -96,7 +96,8 @@ class MatchResult:
     losses: int = 0
     decisions: int = 0
     seconds: float = 0.0         # wall-clock time of the match
-    cpu_seconds: float = 0.0     # the process's CPU time (steadier on a shared machine)
+    cpu_seconds: float = 0.0     # the process's CPU time (steadier on a shared machine), its workers' included
+    worker_cpu_seconds: float = 0.0   # of which the worker processes' (``match`` with `jobs`)
     fair: float = 0.5
     results: list = field(default_factory=list)
     # with a baseline (see `match`), per game: A's result minus the baseline's in the same seats on the same
@@ -189,7 +190,8 @@ def _label(bot) -> str:
 
 
 def match(game_name: str, options: dict | None = None, a="rule-based", b="random",
-          games: int = 1000, seed: int = 0, progress=None, hands: bool = False, baseline=None) -> MatchResult:
+          games: int = 1000, seed: int = 0, progress=None, hands: bool = False, baseline=None,
+          jobs: int = 1) -> MatchResult:
     """Play `games` seeded games of `game_name` (with `options`): bot A against bot B, seats rotated
     (see the module docstring). Bots are the game's ``bots()`` and the expert (``bots.bots_for``) by name,
     or factories (callable(seed) -> bot); each bot gets its own seed. With `hands`, each "game" is the first
@@ -200,7 +202,13 @@ def match(game_name: str, options: dict | None = None, a="rule-based", b="random
     the same seeds for every bot): ``paired`` gets, per game, A's result minus the baseline's, and ``money``
     what A's side gained (its score's change, e.g. money in a banking game; a loss of points where the lowest
     score wins) minus what the baseline gained in its place. Paired on the same deals against the same
-    opponents, these are far less noisy than the win share, where the cards decide most games."""
+    opponents, these are far less noisy than the win share, where the cards decide most games.
+
+    With `jobs` above 1 the games are shared among that many worker processes (where the platform can fork
+    them); every game depends only on its seed and index, so the result is the same as with one, only its
+    times differ (``cpu_seconds`` then counts the workers' CPU time)."""
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise cardkit.CardkitError(f"jobs must be a positive integer, not {jobs!r}")
     options = dict(options or {})
     game = cardkit.load_game(game_name, **options)
     factories = bots_for(game)
@@ -220,9 +228,43 @@ def match(game_name: str, options: dict | None = None, a="rule-based", b="random
     res = MatchResult(game_name, {"players": n} | {key: game.options[key] for key in options}, _label(a),
                       _label(b), fair=1 / k)
     start, cpu = time.perf_counter(), time.process_time()
-    for i in range(games):
+    one = _OneGame(game, n, k, seed, fa, fb, f0, sign, hands)
+    worker_cpu = 0.0
+    if jobs > 1 and games > 1:
+        import multiprocessing
+        if "fork" not in multiprocessing.get_all_start_methods():
+            raise cardkit.CardkitError("jobs above 1 need worker processes that this platform cannot fork")
+        global _ONE
+        _ONE = one                      # the forked workers inherit it: the bots' factories need no pickling
+        try:
+            with multiprocessing.get_context("fork").Pool(min(jobs, games)) as pool:
+                outcomes = pool.imap(_one_game, range(games))
+                for out in outcomes:
+                    worker_cpu += out[-1]
+                    _tally(res, *out[:-1], progress=progress)
+        finally:
+            _ONE = None
+    else:
+        for i in range(games):
+            _tally(res, *one(i), progress=progress)
+    res.seconds = time.perf_counter() - start
+    res.cpu_seconds = time.process_time() - cpu + worker_cpu
+    res.worker_cpu_seconds = worker_cpu
+    return res
+
+
+class _OneGame:
+    """One game of a ``match`` by its index: (result, decisions, paired difference, money difference); the
+    last two None without a baseline."""
+
+    def __init__(self, game, n, k, seed, fa, fb, f0, sign, hands):
+        self.game, self.n, self.k, self.seed = game, n, k, seed
+        self.fa, self.fb, self.f0, self.sign, self.hands = fa, fb, f0, sign, hands
+
+    def __call__(self, i: int):
+        game, n, fa, fb, f0, hands = self.game, self.n, self.fa, self.fb, self.f0, self.hands
         mine = seats_of_a(n, i, game)
-        game_seed = seed + i // k                  # each seed is played from every side
+        game_seed = self.seed + i // self.k          # each seed is played from every side
         bots = {p: (fa if p in mine else fb)(seed=(game_seed * 16 + p) & 0xFFFFFFFF) for p in range(n)}
         if hands:
             state, d, before, after = play_hand(game, game_seed, bots)
@@ -232,33 +274,46 @@ def match(game_name: str, options: dict | None = None, a="rule-based", b="random
             state, d = play_game(game, game_seed, bots)
             after = state.scores()
             r = result_for(state.winners(), mine, n, game)
-        if f0 is not None:
-            bots = {p: (f0 if p in mine else fb)(seed=(game_seed * 16 + p) & 0xFFFFFFFF) for p in range(n)}
-            if hands:
-                _, _, before0, after0 = play_hand(game, game_seed, bots)
-                r0 = result_for(hand_winners(before0, after0, game), mine, n, game)
-            else:
-                state0 = play_game(game, game_seed, bots)[0]
-                before0, after0 = before, state0.scores()
-                r0 = result_for(state0.winners(), mine, n, game)
-            res.paired.append(r - r0)
-            q = mine[0]
-            res.money.append(sign * ((after[q] - before[q]) - (after0[q] - before0[q])))
-        res.results.append(r)
-        res.total += r
-        res.games += 1
-        res.decisions += d
-        if r == 1:
-            res.wins += 1
-        elif r == 0:
-            res.losses += 1
+        if f0 is None:
+            return r, d, None, None
+        bots = {p: (f0 if p in mine else fb)(seed=(game_seed * 16 + p) & 0xFFFFFFFF) for p in range(n)}
+        if hands:
+            _, _, before0, after0 = play_hand(game, game_seed, bots)
+            r0 = result_for(hand_winners(before0, after0, game), mine, n, game)
         else:
-            res.draws += 1
-        if progress is not None:
-            progress(res)
-    res.seconds = time.perf_counter() - start
-    res.cpu_seconds = time.process_time() - cpu
-    return res
+            state0 = play_game(game, game_seed, bots)[0]
+            before0, after0 = before, state0.scores()
+            r0 = result_for(state0.winners(), mine, n, game)
+        q = mine[0]
+        return r, d, r - r0, self.sign * ((after[q] - before[q]) - (after0[q] - before0[q]))
+
+
+_ONE = None             # the game a worker process plays (set before the pool forks)
+
+
+def _one_game(i: int):
+    c = time.process_time()
+    out = _ONE(i)
+    return (*out, time.process_time() - c)
+
+
+def _tally(res: MatchResult, r, d, paired, money, progress=None) -> None:
+    """Count one game's outcome into `res`."""
+    if paired is not None:
+        res.paired.append(paired)
+        res.money.append(money)
+    res.results.append(r)
+    res.total += r
+    res.games += 1
+    res.decisions += d
+    if r == 1:
+        res.wins += 1
+    elif r == 0:
+        res.losses += 1
+    else:
+        res.draws += 1
+    if progress is not None:
+        progress(res)
 
 
 def player_counts(game_name: str) -> list[int]:
@@ -391,16 +446,18 @@ def _pm(m: float, lo: float, hi: float, pct: bool = False) -> str:
 
 
 def expert_evidence(games: int = 500, seed: int = 0, only: str | None = None, players: int | None = None,
-                    out=print, times: bool = True) -> list:
+                    out=print, times: bool = True, jobs: int = 1) -> list:
     """The expert against the rule-based bot at every registered game and player count (or `only` one game,
     `players` one count): `games` games or hands (see ``EXPERT_EVIDENCE``), the expert in one side's seats
     and rule-based bots in the others, seats rotated. For each: the expert's win share with its 95 % (Wilson)
     interval; paired on the same deals against the same opponents, how much better the expert did than the
     rule-based bot in its place (``match`` with a baseline): the difference of the win share and of the
     points (money in the banking games) a game or hand, each with its 95 % interval; then (`times`) the
-    expert's move times at the default budget. Written to `out` line by line; returns (MatchResult, times)."""
+    expert's move times at the default budget. Written to `out` line by line; returns (MatchResult, times).
+    `jobs` worker processes share each match's games (the same figures; see ``match``)."""
     rows = []
     t0, c0 = time.perf_counter(), time.process_time()
+    workers = 0.0           # CPU time of the worker processes (with `jobs`), beside this process's own
     out(f"The expert against the rule-based bot (the expert's side in rotating seats, rule-based bots in the "
         f"others); its default budget is {ExpertBot.PLAYOUTS} playouts a decision"
         + "".join(f", {p} in {g}" for g, p in GAME_PLAYOUTS.items()) + ".")
@@ -419,7 +476,8 @@ def expert_evidence(games: int = 500, seed: int = 0, only: str | None = None, pl
             opts = {"players": n} if counted else {}
             plan = expert_plan(name, n)
             r = match(name, opts, expert_factory(plan.playouts), "rule-based", games=plan.count or games,
-                      seed=seed, hands=plan.unit == "hand", baseline="rule-based")
+                      seed=seed, hands=plan.unit == "hand", baseline="rule-based", jobs=jobs)
+            workers += r.worker_cpu_seconds
             lo, hi = r.ci
             out(f"{name:<15}{n:>2}  {plan.unit:<5}{plan.playouts or default_playouts(name):>8}{r.games:>6}  "
                 f"{r.win_rate:6.1%} {f'{100 * lo:.1f} – {100 * hi:.1f}':<14}{r.fair:5.2f}  "
@@ -440,7 +498,7 @@ def expert_evidence(games: int = 500, seed: int = 0, only: str | None = None, pl
             out(f"{name:<15}{n:>2}  {t['median_s'] * 1000:9.0f} ms {t['median_cpu_s'] * 1000:4.0f} ms  "
                 f"{t['slowest_s'] * 1000:10.0f} ms {t['slowest_cpu_s'] * 1000:4.0f} ms  "
                 f"{t['playouts_per_s']:10,.0f}  {'all' if t['at_cap'] is None else t['at_cap']:>8}")
-    out(f"total {time.perf_counter() - t0:.0f} s ({time.process_time() - c0:.0f} s CPU) on this machine")
+    out(f"total {time.perf_counter() - t0:.0f} s ({time.process_time() - c0 + workers:.0f} s CPU) on this machine")
     return rows
 
 
@@ -456,9 +514,13 @@ def main(argv=None) -> int:
     e.add_argument("--games", type=int, default=500, help="games (or hands) per game and player count")
     e.add_argument("--seed", type=int, default=0)
     e.add_argument("--no-times", action="store_true", help="leave out the move times")
+    e.add_argument("--jobs", type=int, default=1,
+                   help="worker processes sharing each match's games (the same figures, sooner)")
     args = ap.parse_args(argv)
+    if args.jobs < 1:
+        ap.error(f"--jobs must be at least 1, not {args.jobs}")
     expert_evidence(games=args.games, seed=args.seed, only=args.only or args.game, players=args.players,
-                    times=not args.no_times, out=lambda line: print(line, flush=True))
+                    times=not args.no_times, jobs=args.jobs, out=lambda line: print(line, flush=True))
     return 0
 
 

@@ -118,6 +118,23 @@ def test_a_baseline_pairs_every_game_with_the_same_deal_played_by_the_baseline()
     assert (a1[0] - b1[0]) != (a0[0] - b0[0]) and low.money[0] == -((a1[0] - b1[0]) - (a0[0] - b0[0]))
 
 
+def test_worker_processes_give_the_same_match():
+    """`jobs`: the games shared among worker processes give the very results of one process, in order — every
+    game depends only on its seed and index (here the expert, whose bots keep memos and samples, paired)."""
+    from cardkit.tournament import expert_factory
+    for name, opts, hands in (("sieben", {"players": 2}, True), ("faro", {"players": 3}, False)):
+        one = match(name, opts, expert_factory(5), "rule-based", games=5, seed=3, hands=hands,
+                    baseline="rule-based")
+        two = match(name, opts, expert_factory(5), "rule-based", games=5, seed=3, hands=hands,
+                    baseline="rule-based", jobs=2)
+        assert (two.results, two.paired, two.money, two.decisions) == (one.results, one.paired, one.money,
+                                                                       one.decisions)
+        assert two.worker_cpu_seconds > 0 and one.worker_cpu_seconds == 0
+    for bad in (0, -1, 1.5, True):
+        with pytest.raises(cardkit.CardkitError, match="jobs"):
+            match("sieben", {}, "rule-based", "careful", games=2, jobs=bad)
+
+
 def test_match_rejects_an_unknown_bot():
     with pytest.raises(cardkit.CardkitError, match="careful"):
         match("sieben", {}, "rule-based", "clever", games=2)
@@ -558,6 +575,11 @@ def test_the_evidence_command_runs_one_game_and_player_count(capsys, monkeypatch
     out = capsys.readouterr().out
     rows = [line for line in out.splitlines() if line.startswith("magische7")]
     assert len(rows) == 1 and " 2  game        7     2 " in rows[0] and "paired" in out
+    assert tournament.main(["expert", "--only", "magische7", "--players", "2", "--games", "2", "--no-times",
+                            "--jobs", "2"]) == 0
+    again = [line for line in capsys.readouterr().out.splitlines() if line.startswith("magische7")]
+    cpu = rows[0].index(" s") - 6                         # the CPU column, the one figure that may differ
+    assert again[0][:cpu] == rows[0][:cpu] and len(rows[0][:cpu]) > 100   # the same with two workers
     t = tournament.expert_move_times("magische7", {}, positions=2, playouts=7)
     assert t["positions"] == 2 and t["median_cpu_s"] <= t["slowest_cpu_s"] and t["playouts_per_s"] > 0
     assert t["at_cap"] is None or 0 <= t["at_cap"] < 7
