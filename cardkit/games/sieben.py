@@ -994,10 +994,13 @@ class RuleBot:
             memo.clear()
         points0 = list(state.points)
 
+        # everything the value depends on: the cards left, the trick, whose turn, the counters and whether
+        # each player has taken a trick (the round's 2 and 3 points, S7-5), and whose side it is valued for
+        # (one bot may play both seats, as in the expert's playouts: its memo serves both)
         def key(s):
             return (tuple(sorted(c.index for c in s.hands[0])), tuple(sorted(c.index for c in s.hands[1])),
                     tuple((p, c.index) for p, c in s.trick), s.current_player, s.deciding, s.holder, s.leader,
-                    s.pending, s._stage, tuple(s.counters), s.game)
+                    s.pending, s._stage, tuple(s.counters), bool(s.won[0]), bool(s.won[1]), me, s.game)
 
         def value(s):
             r = s.rounds[-1]
