@@ -585,6 +585,31 @@ def test_the_evidence_command_runs_one_game_and_player_count(capsys, monkeypatch
     assert t["at_cap"] is None or 0 <= t["at_cap"] < 7
 
 
+@pytest.mark.parametrize("name,players", CASES)
+def test_one_bot_playing_every_seat_decides_as_fresh_bots_do(name, players):
+    """The expert's playouts seat one rule-based (or careful) bot in every seat: whatever a bot keeps between
+    decisions (a memo, say) must serve any seat, so that, given the same random numbers, it chooses what a
+    fresh bot would (Sieben's endgame memo once gave values for the wrong side)."""
+    g = cardkit.load_game(name, players=players)
+    for policy in ("rule-based", "careful"):
+        make = g.bots().get(policy)
+        if make is None:
+            continue
+        for seed in range(2):
+            s, shared, k = g.new_state(seed=seed), make(7), 0
+            while not s.is_terminal() and k < 120:
+                legal = s.legal_actions()
+                if len(legal) > 1:
+                    shared.rng, fresh = Rng(k), make(7)
+                    fresh.rng = Rng(k)
+                    a = shared.choose(s)
+                    assert a.text == fresh.choose(s).text, (policy, seed, k)
+                    s.apply(a)
+                else:
+                    s.apply(legal[0])
+                k += 1
+
+
 @pytest.mark.parametrize("bad", [{"policy": "clever"}, {"horizon": "match"}, {"objective": "money"}])
 def test_expert_rejects_an_unknown_rollout(bad):
     with pytest.raises(cardkit.CardkitError, match="policy|horizon|objective"):
