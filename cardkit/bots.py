@@ -62,8 +62,9 @@ def play_out(state, bots: dict, stop_at: int | None = None):
 @dataclass(frozen=True)
 class Estimate:
     """What the expert expects of one legal action: `mean` is the value for the mover's side (points, or
-    money in the banking games: the side's score change minus the other sides' average change, from the
-    decision to the playouts' horizon) over `samples` playouts, and (`low`, `high`) its 95 % confidence
+    money in the banking games: the change of the side's standing — its score with what the play has earned
+    toward it, ``State.standing`` — minus the other sides' average change, from the decision to the
+    playouts' horizon) over `samples` playouts, and (`low`, `high`) its 95 % confidence
     interval (mean ± 1.96 standard errors; infinite with fewer than two playouts). Where the expert plays to
     win (`OBJECTIVE`), `unit` is "win" and `mean` the side's share of the win at the horizon (0 to 1), its
     points only telling equal shares apart."""
@@ -232,9 +233,10 @@ class ExpertBot(Bot):
     (``state.resample(me, rng)``: a sample), plays every legal action in the sample and the rest out to the
     horizon, and repeats. All actions of a sample see the same deal, the same future deals and the same
     random numbers, so their values are compared pair by pair. The value of a playout is the change, from
-    the decision to the horizon, of the mover's side's score minus the other sides' average (points; money in
-    the banking games; the sign turned where the lowest score wins), or with the `objective` "win" the side's
-    share of the win there. Rollout policy and horizon: `ROLLOUTS`; the objective: `OBJECTIVE`.
+    the decision to the horizon, of the mover's side's standing minus the other sides' average (points; money
+    in the banking games; the sign turned where the lowest score wins) — the standing is the score with what
+    the play has earned toward it (``State.standing``: Whist's hand points, which its game points show only
+    at seven) — or with the `objective` "win" the side's share of the win there. Rollout policy and horizon: `ROLLOUTS`; the objective: `OBJECTIVE`.
 
     Which action: the game's rule-based bot's move, unless another action beats it beyond doubt — its mean
     difference to that move over the samples above zero by a one-sided test at 95 % (more than Student's t
@@ -316,7 +318,7 @@ class ExpertBot(Bot):
         others = [s[0] for s in sides if me not in s]
         policy_name, horizon = self.rollouts(game)
         whole_game = horizon == "game"
-        root = self._level(state.scores(), mine, others)
+        root = self._level(state.standing(), mine, others)
         win = (self.objective or OBJECTIVE.get(game.name, "points")) == "win"
         start_scores = self._hand_start(state, whole_game) if win else None
         k = len(legal)
@@ -344,7 +346,7 @@ class ExpertBot(Bot):
                 if bot is not None:
                     bot.rng = Rng(seed ^ 0x5A5A)
                 s = self._playout(s, whole_game, r, bot)
-                v = sign * (self._level(s.scores(), mine, others) - root)
+                v = sign * (self._level(s.standing(), mine, others) - root)
                 if win:
                     share = self._share(s, sides, mine, sign, start_scores, whole_game)
                     shares[i].append(share)

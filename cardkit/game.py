@@ -534,6 +534,13 @@ class State:
         """Points per player (a team game gives each player the team's total). Final once terminal."""
         return self._scores()
 
+    def standing(self) -> list:
+        """The scores with what the play has earned toward them but they do not show yet, in the scores'
+        units — Whist's hand points, which turn into game points only when a side reaches seven. The expert
+        values its playouts by it, so that a hand that moves no score still tells good play from bad. The
+        same as ``scores()`` once the game is over; by default ``scores()`` at every point."""
+        return self._scores()
+
     def winners(self) -> list[int]:
         """The winning players (several for a team or a tie); empty until the game is over."""
         return self._winners() if self.is_terminal() else []

@@ -680,6 +680,27 @@ def test_playing_to_win_a_points_edge_alone_never_overrules_the_rule_based_move(
     assert departures("win") == 0
 
 
+def test_the_expert_tells_whists_cards_apart_by_the_hand_points_they_make(monkeypatch):
+    """Whist's scores are game points, which the first hand of a game cannot move (a game point needs seven
+    hand points: all 13 tricks). Valued by the scores, every card of the first hand looked alike to the
+    expert; valued by the standing (``State.standing``: the hand points too) it tells them apart."""
+    g = cardkit.load_game("whist")
+    rule = g.bots()["rule-based"](0)
+    s, positions = g.new_state(seed=4), []
+    while len(positions) < 6:
+        if len(s.legal_actions()) > 2:
+            positions.append(copy.deepcopy(s))
+        s.apply(rule.choose(s))
+    assert s.scores() == [0, 0, 0, 0] and not s.is_chance()          # still the first hand
+
+    def spread():
+        return [max(e.mean for e in est) - min(e.mean for e in est)
+                for est in (ExpertBot(seed=2, playouts=40).analyse(p) for p in positions)]
+    assert max(spread()) >= 0.5
+    monkeypatch.setattr(type(s), "standing", lambda self: self.scores())
+    assert max(spread()) == 0
+
+
 def test_expert_rollouts_per_game():
     assert ExpertBot().rollouts(cardkit.load_game("magische7")) == ("rule-based", "game")
     assert ExpertBot().rollouts(cardkit.load_game("sieben")) == ("rule-based", "hand")

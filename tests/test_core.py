@@ -807,6 +807,24 @@ def test_every_stacked_deal_is_checked_when_the_state_is_made(name):
 
 
 @pytest.mark.parametrize("name", list(cardkit.GAMES))
+def test_the_standing_is_a_score_per_seat_and_the_scores_once_the_game_is_over(name):
+    """``State.standing`` (the scores with the progress toward them the scores do not show yet, by which
+    the expert values its playouts): one number a seat at every point of the game, partners alike, and at
+    the end the final scores themselves."""
+    for options, n in _player_counts(name):
+        game = cardkit.load_game(name, **options)
+        rng = Rng(5)
+        s = game.new_state(seed=5)
+        while not s.is_terminal():
+            st = s.standing()
+            assert len(st) == n and all(isinstance(x, (int, float)) for x in st)
+            assert all(st[p] == st[side[0]] for side in game.sides() for p in side)
+            legal = s.legal_actions()
+            s.apply(legal[rng.below(len(legal))])
+        assert s.standing() == s.scores()
+
+
+@pytest.mark.parametrize("name", list(cardkit.GAMES))
 def test_view_only_from_a_seat_or_as_the_teacher(name):
     for options, n in _player_counts(name):
         game = cardkit.load_game(name, **options)

@@ -660,6 +660,22 @@ def test_the_classic_rules_score_one_hand_three_ways():
     assert ("Rules", "Long Whist (classic) · strict: a revoke is refused") in long_.view(0).facts
 
 
+def test_the_standing_counts_the_hand_points_toward_the_next_game():
+    """What the expert values its playouts by (``State.standing``): the scores count game points alone,
+    which most hands do not move; the standing adds the hand points (one each under the source's rules,
+    WH-5.4: seven less the other side's hand points make the game points) or, in the classic game, the
+    share of a game each point is (WH-5.6.4) — and is the scores themselves once the game is over."""
+    rec = load_example("whist", "classic-scoring")
+    src, long_, short = (rec.final_state(ruleset=r) for r in ("source", "long", "short"))
+    t = src.log[-1]["tricks"][0] - 6
+    assert src.scores() == [0, 0, 0, 0] and src.standing() == [t, 0, t, 0]
+    assert long_.standing() == pytest.approx([(t + 4) / 10, 0, (t + 4) / 10, 0])
+    assert short.scores() == [1, 0, 1, 0] and short.standing() == [1, 0, 1, 0]    # the game won: points reset
+    s = game().new_state(seed=3)
+    play_out(s, {p: RandomBot(p) for p in range(4)})
+    assert s.is_terminal() and s.standing() == s.scores()
+
+
 def classic_hand(ruleset, partial, points_before=(0, 0), claimed=(), tricks=None):
     """Score one hand under a classic ruleset, written down again (WH-5.6.2 - WH-5.6.4)."""
     target = {"long": 10, "short": 5}[ruleset]

@@ -670,6 +670,16 @@ class WhistState(State):
     def _scores(self) -> list:
         return [self.games[p & 1] for p in range(4)]
 
+    def standing(self) -> list:
+        """The game points with the hand points toward the next (the scores count only game points, which a
+        hand rarely moves): under the source's rules a hand point counts one, since a side that reaches
+        seven scores seven less the other side's hand points (WH-5.4); in the classic game a point counts
+        the share of a game it is (WH-5.6.4)."""
+        if self.current_player == TERMINAL:
+            return self._scores()
+        per = 1 / self.game.target if self._classic else 1
+        return [self.games[p & 1] + per * self.points[p & 1] for p in range(4)]
+
     def _snapshot(self) -> tuple:
         t = lambda cs: tuple(sorted(c.text for c in cs))  # noqa: E731
         hands = tuple(tuple(t(a.card for a in h[s]) for s in SUITS) for h in self._suits)
