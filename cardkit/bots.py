@@ -236,7 +236,8 @@ class ExpertBot(Bot):
     the decision to the horizon, of the mover's side's standing minus the other sides' average (points; money
     in the banking games; the sign turned where the lowest score wins) — the standing is the score with what
     the play has earned toward it (``State.standing``: Whist's hand points, which its game points show only
-    at seven) — or with the `objective` "win" the side's share of the win there. Rollout policy and horizon: `ROLLOUTS`; the objective: `OBJECTIVE`.
+    at seven) — or with the `objective` "win" the side's share of the win there. Rollout policy and
+    horizon: `ROLLOUTS`; the objective: `OBJECTIVE`.
 
     Which action: the game's rule-based bot's move, unless another action beats it beyond doubt — its mean
     difference to that move over the samples above zero by a one-sided test at 95 % (more than Student's t
