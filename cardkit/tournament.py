@@ -365,22 +365,22 @@ class Plan:
     count: int | None = None
 
 
-# game, or (game, players) -> Plan. Whole games where 500 of them with the expert fit the run: Die Magische 7
+# game, or (game, players) -> Plan. Whole games everywhere (a Plan's unit "hand" stays for trials): Die Magische 7
 # (one hand a game), Écarté (a match of a few deals), 24 (a match of a few hands: 106 minutes of one core for
 # the four player counts; counted in first hands, its edge of a few points of share was within the interval
 # at 2 and 5 players), Sieben (a game of 10-18 hands: 54 and 45 minutes with 3 and 4 players, 162 with 2 —
 # 30 playouts a decision; counted in first hands the edge was +19.0, +8.6 and, at 100 playouts, +6.0 points
 # of share, over whole games +57.0, +26.8 and +23.6: a few tenths of a game point a hand decide a game), the
-# banking games (a sitting: Vingt-et-un's coups, Faro's and Bakkarat's packs dealt out); otherwise the first
-# scoring hand of a seeded game: a game of Whist (about 12 hands) would take about two and a half hours of one
-# core. Budgets below the default keep the whole run near eight hours of one core here. Bakkarat runs at the
+# banking games (a sitting: Vingt-et-un's coups, Faro's and Bakkarat's packs dealt out), Whist (a game of
+# about 12 hands: 174 minutes of one core at 20 playouts; counted in first hands the edge was +2.4 points of
+# share, over whole games +7.6). Budgets below the default keep the whole run near ten hours of one core here. Bakkarat runs at the
 # default: at 30 playouts its win share was +1.6 points (−0.6 … +3.7) paired, at 100 +2.9 (+0.9 … +4.9)
 # (money +4.2 and +8.3 units a sitting); Vingt-et-un and Écarté gained nothing at 100 (−0.6 and −0.8 points
 # of share). The move times are measured at the default budget.
 EXPERT_EVIDENCE: dict = {
     "magische7": Plan(100), ("magische7", 4): Plan(30),
     "sieben": Plan(30),
-    "whist": Plan(20, "hand"),
+    "whist": Plan(20),
     "ecarte": Plan(40),
     "vierundzwanzig": Plan(50),
     "vingt_et_un": Plan(30),
