@@ -375,8 +375,8 @@ class Plan:
 # about 12 hands: 174 minutes of one core at 20 playouts; counted in first hands the edge was +2.4 points of
 # share, over whole games +7.6). Budgets below the default keep the whole run near ten hours of one core here. Bakkarat runs at the
 # default: at 30 playouts its win share was +1.6 points (−0.6 … +3.7) paired, at 100 +2.9 (+0.9 … +4.9)
-# (money +4.2 and +8.3 units a sitting); Vingt-et-un and Écarté gained nothing at 100 (−0.6 and −0.8 points
-# of share). The move times are measured at the default budget.
+# (money +4.2 and +8.3 units a sitting); Vingt-et-un and Écarté (then with the careful bot's playouts) gained nothing at 100
+# (−0.6 and −0.8 points of share). The move times are measured at the default budget.
 EXPERT_EVIDENCE: dict = {
     "magische7": Plan(100), ("magische7", 4): Plan(30),
     "sieben": Plan(30),

@@ -704,5 +704,5 @@ def test_the_expert_tells_whists_cards_apart_by_the_hand_points_they_make(monkey
 def test_expert_rollouts_per_game():
     assert ExpertBot().rollouts(cardkit.load_game("magische7")) == ("rule-based", "game")
     assert ExpertBot().rollouts(cardkit.load_game("sieben")) == ("rule-based", "hand")
-    assert ExpertBot().rollouts(cardkit.load_game("ecarte")) == ("careful", "game")
+    assert ExpertBot().rollouts(cardkit.load_game("ecarte")) == ("rule-based", "hand")
     assert ExpertBot(policy="random", horizon="hand").rollouts(cardkit.load_game("magische7")) == ("random", "hand")
