@@ -108,7 +108,8 @@ _GAME_FACTS: dict = {}
 # odds at every move (about 0.9 ms a decision, so about 160 playouts a second), yet its playouts did best:
 # 500 matches at 40 playouts, the paired win share +2.8 points (−0.4 … +6.0) to the end of the hand, against
 # the careful bot's (3 µs) +1.4 (−1.7 … +4.5) to the end of the hand and −0.8 (−3.9 … +2.3) to the end of the
-# match, and the rule-based bot's to the end of the match −0.3 over 300 (25 Nov). To the end of the game for
+# match, and the rule-based bot's to the end of the match −0.3 over 300 (25 Nov); over 1,000 matches +2.7
+# (+0.5 … +4.9), beyond doubt (26 Nov). To the end of the game for
 # a game of one hand (Die Magische 7) and for Faro (see `OBJECTIVE`), else to the end of the current hand. A game not listed: random moves, to the
 # end of the hand (of the game if it is a single hand).
 #

@@ -373,15 +373,18 @@ class Plan:
 # of share, over whole games +57.0, +26.8 and +23.6: a few tenths of a game point a hand decide a game), the
 # banking games (a sitting: Vingt-et-un's coups, Faro's and Bakkarat's packs dealt out), Whist (a game of
 # about 12 hands: 174 minutes of one core at 20 playouts; counted in first hands the edge was +2.4 points of
-# share, over whole games +7.6). Budgets below the default keep the whole run near ten hours of one core here. Bakkarat runs at the
+# share, over whole games +7.6). Budgets below the default keep the whole run near fourteen hours of one core here. Bakkarat runs at the
 # default: at 30 playouts its win share was +1.6 points (−0.6 … +3.7) paired, at 100 +2.9 (+0.9 … +4.9)
 # (money +4.2 and +8.3 units a sitting); Vingt-et-un and Écarté (then with the careful bot's playouts) gained nothing at 100
-# (−0.6 and −0.8 points of share). The move times are measured at the default budget.
+# (−0.6 and −0.8 points of share). Écarté counts 1,000 matches: its edge of under 3 points of share needs them
+# to be told from nothing (500: +2.8, −0.4 … +6.0; the next 500 seeds +2.6); they cost about 290 minutes of one
+# core, its rule-based playouts solving the rest of the deal at every card. The move times are measured at
+# the default budget.
 EXPERT_EVIDENCE: dict = {
     "magische7": Plan(100), ("magische7", 4): Plan(30),
     "sieben": Plan(30),
     "whist": Plan(20),
-    "ecarte": Plan(40),
+    "ecarte": Plan(40, count=1000),
     "vierundzwanzig": Plan(50),
     "vingt_et_un": Plan(30),
     "faro": Plan(20),
