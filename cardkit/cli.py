@@ -1,4 +1,4 @@
-"""The `cardkit` command: serve, games, rules, play, bench, match, impact."""
+"""The `cardkit` command: serve, build-static, games, rules, play, bench, match, impact."""
 from __future__ import annotations
 
 import argparse
@@ -157,6 +157,9 @@ def main(argv=None) -> int:
                    help="the most pages (kernels) open at once; more visitors get a 'busy' page (default 24)")
     s.add_argument("--pool-size", type=int, default=None, metavar="N",
                    help="kernels kept ready, notebook already run, per page (Voilà's preheat; default 0)")
+    bs = sub.add_parser("build-static", help="build the whole site as static files (Python runs in the browser): "
+                                            "publish the folder on any web host")
+    bs.add_argument("out", metavar="DIR", help="the folder to write (made anew; an existing built site is replaced)")
     sub.add_parser("games", help="list the games")
     r = sub.add_parser("rules", help="print a game's rulebook as Markdown (or HTML)")
     r.add_argument("game")
@@ -195,6 +198,9 @@ def main(argv=None) -> int:
             from .site import MAX_KERNELS, POOL_SIZE, serve
             return serve(port=args.port, open_browser=args.open, max_kernels=args.max_kernels or MAX_KERNELS,
                          pool_size=POOL_SIZE if args.pool_size is None else args.pool_size) or 0
+        if args.cmd == "build-static":
+            from .site import build_static
+            return build_static(args.out)
         if args.cmd == "games":
             for g in cardkit.list_games():
                 print(f"{g['name']:<12} {g['title']:<18} players {'/'.join(map(str, g['players']))}  {g['summary']}")

@@ -12,9 +12,24 @@ import html
 import re
 from dataclasses import dataclass
 
+import os
+import sys
+
 from .rules import source_text
 
-SOURCES_PAGE = "sources.ipynb"
+# The site's pages are notebooks: Voilà serves `sieben.ipynb`, the static site (`cardkit build-static`, Python
+# running in the visitor's browser) the same page as `sieben.html`. Every link the kit builds to another page
+# goes through `page_url`, so it names the page as the site that shows it serves it.
+STATIC_SITE = sys.platform == "emscripten" or os.environ.get("CARDKIT_STATIC_SITE") == "1"
+PAGE_SUFFIX = ".html" if STATIC_SITE else ".ipynb"
+
+
+def page_url(name: str, fragment: str = "") -> str:
+    """The link to a page of the site (`name`: the notebook's name without its suffix), at `#fragment`."""
+    return name + PAGE_SUFFIX + (f"#{fragment}" if fragment else "")
+
+
+SOURCES_PAGE = page_url("sources")
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,8 @@ NOTEBOOKS_DIR = PACKAGE_DIR.parent / "notebooks"
 # Voilà's files: the `cardkit` template (this is a Jupyter data directory, the template is at
 # nbconvert/templates/cardkit/) and voila.py, the settings the command line cannot carry.
 VOILA_DIR = PACKAGE_DIR / "voila_template"
+# The static site's build (`cardkit build-static`): a script run in a child process, like the Voilà server.
+STATIC_BUILD = PACKAGE_DIR / "static_site" / "build.py"
 INDEX_PATH = "voila/render/index.ipynb"
 
 # /voila/files/ serves only images and style sheets whose path is made of plain names: no dot files,
@@ -193,3 +195,16 @@ def page_ready_time(page, url: str, timeout: float = 60.0) -> float:
     page.goto(url, wait_until="commit", timeout=timeout * 1000)
     handle = page.wait_for_function(_READY_JS, polling="raf", timeout=timeout * 1000)
     return handle.json_value() / 1000
+
+
+def build_static(out: str | os.PathLike) -> int:
+    """`cardkit build-static DIR`: every page of notebooks/ as a static site in DIR (Voici and Pyodide: Python
+    runs in the visitor's browser). The build runs in a child process (it imports Voici and nbclient, which
+    the kit never does); docs/publishing.md says how to publish the folder."""
+    try:
+        import voici_core  # noqa: F401
+    except ImportError:
+        raise CardkitError("the static build needs its tools: pip install -e '.[static]' (make static does it)") from None
+    if not NOTEBOOKS_DIR.is_dir():
+        raise CardkitError(f"no notebooks folder at {NOTEBOOKS_DIR}: build the static site from a checkout of the kit")
+    return subprocess.call([sys.executable, str(STATIC_BUILD), str(Path(out))])

@@ -7,6 +7,7 @@ import ipywidgets as w
 
 import cardkit
 from cardkit import CardkitError
+from cardkit.documents import page_url
 
 from .render import Box, Button, HTML, shared, with_notice
 from .rules import rule_html
@@ -17,7 +18,7 @@ PLANNED = ["24", "Vingt-et-un", "Faro", "Bakkarat", "Écarté", "Whist"]
 def GameIndex() -> w.HTML:
     """Links to each game's page, with player counts and a one-line summary."""
     items = "".join(
-        f"<li><a href='{g['name']}.ipynb'><b>{escape(g['title'])}</b></a> — {'/'.join(map(str, g['players']))} players. "
+        f"<li><a href='{page_url(g['name'])}'><b>{escape(g['title'])}</b></a> — {'/'.join(map(str, g['players']))} players. "
         f"{escape(g['summary'])}</li>" for g in cardkit.list_games())
     todo = ", ".join(p for p in PLANNED if p.split(" ")[0].lower() not in
                      " ".join(g["title"].lower() for g in cardkit.list_games()))
@@ -28,7 +29,7 @@ def GameIndex() -> w.HTML:
 def _page_href(game: str):
     """Links from the landing page to a rule's section on its game's page."""
     book = cardkit.load_game(game).rulebook
-    return lambda rid: f"{game}.ipynb#{rid}" if book.href(rid) else None
+    return lambda rid: page_url(game, rid) if book.href(rid) else None
 
 
 def find_rules(game: str, words: str, limit: int = 40) -> list:
@@ -137,7 +138,7 @@ def impact_table_html() -> str:
         other = top["label"] + (f" (and {len(s['readings']) - 2} more)" if len(s["readings"]) > 2 else "")
         body.append(
             f"<tr><td class='ck-rank'>{i}</td><td class='ck-rank-game'>{escape(titles[game])}</td>"
-            f"<th scope='row'><a href='{escape(game)}.ipynb#{escape(rule.id)}'>{escape(rule.id)} "
+            f"<th scope='row'><a href='{escape(page_url(game, rule.id))}'>{escape(rule.id)} "
             f"{escape(rule.title)}</a></th>"
             f"<td data-label='readings'>{escape(default['label'])} <small>or</small> {escape(other)}</td>"
             f"<td data-label='comes up in'>{escape(impact.rate_words(p['arises'], n))}</td>"

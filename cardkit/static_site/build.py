@@ -1,0 +1,487 @@
+"""Build the static site: every page of notebooks/ as static files, Python running in the visitor's browser.
+
+Run by `cardkit build-static DIR` (and `make static`) in a child process: it imports Voici, JupyterLite and
+nbclient, which the kit itself never imports. docs/publishing.md explains the result; in short:
+
+* **What a page is.** The same notebooks as the Voilà site, run once here (nbclient, with the kit installed
+  on this machine): every output that is plain HTML — rules, citations, tables, plots — goes into the page
+  as static HTML, so a reader sees it at once. Widgets (switches, replays, the play table) are drawn from
+  their state as a still picture, marked as waiting; in the browser the page starts Python (Pyodide, in a
+  web worker, through Voici and jupyterlite-pyodide-kernel), runs the cells that make widgets, and each such
+  cell's live output takes the place of its picture. Cells whose every output is static HTML do not run
+  again in the browser (only their imports do).
+* **What comes from where.** The Pyodide core from npm's `pyodide` package (`package-lock.json`, checked by
+  `npm ci`), the browser's Python packages from PyPI (`browser-requirements.txt`, checked by
+  `pip download --require-hashes`), the in-browser kernel's own wheels from the installed
+  jupyterlite-pyodide-kernel (checked against the hashes of its index), the kit's own wheel built here.
+  The wheels are compiled to Python 3.13 bytecode by that same Pyodide (in Node.js), and Pyodide's lock file
+  is written anew to list exactly the files shipped, each with the sha256 of its bytes. Nothing is fetched
+  from a CDN, here or in the browser (`disablePyPIFallback`).
+* **Offline.** A service worker caches every file a page fetches and, once Python is ready, the rest of the
+  site (or at once, from the "Make available offline" button); a web-app manifest with icons makes the
+  site installable.
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import base64
+import copy
+import hashlib
+import html
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+from email.parser import Parser
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+TEMPLATE_DIR = ROOT / "cardkit" / "voila_template"      # the Jupyter data dir with the `cardkit` template
+NOTEBOOKS = ROOT / "notebooks"
+DEFAULT_CACHE = ROOT / "build" / "static-cache"
+PYODIDE_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip")
+KERNEL_EXTENSION = "@jupyterlite/pyodide-kernel-extension"
+KERNEL_PLUGIN = KERNEL_EXTENSION + ":kernel"
+# The in-browser kernel's own wheels (shipped inside jupyterlite-pyodide-kernel): piplite, the kernel, and
+# stand-ins for ipykernel and widgetsnbextension that only declare what ipywidgets asks for.
+KERNEL_WHEELS = ("piplite-*.whl", "pyodide_kernel-*.whl", "ipykernel-*.whl", "widgetsnbextension-4.*.whl")
+# The kernel asks for these two by name, but the site needs neither: sqlite3 (IPython's input history, which
+# jupyterlite's kernel keeps in memory) is on no package registry, and jedi (code completion, 4.8 MB) has
+# nothing to complete on a page. Each is an empty placeholder wheel, so the kernel's request is met and
+# `import sqlite3` / `import jedi` fail as IPython expects where they are missing.
+PLACEHOLDERS = ("sqlite3", "jedi")
+# What the worker loads at once, in parallel, before the kernel starts (names as jupyterlite's worker checks
+# them: it installs whatever of its own list is missing here, one after the other).
+PRELOAD = ("micropip", "piplite", "ipykernel", "comm", "pyodide_kernel", "ipython", "sqlite3", "jedi",
+           "ipywidgets", "cardkit")
+# Files of the JupyterLite build that no page of the site uses (found by recording every request of every
+# page; the static browser tests fail on any request that is not answered).
+PRUNE = ("lab", "notebooks", "tree", "edit", "repl", "consoles", "doc", "files", "jupyter-lite.ipynb",
+         "jupyterlite.schema.v0.json", "bootstrap.js", "config-utils.js", "index.html", "voici/index.html",
+         "voici/render", "voici/tree", "voici/favicon.ico", "icon-120x120.png", "icon-512x512.png",
+         "manifest.webmanifest", "package.json", "build", "static/favicons", "extensions/@voila-dashboards",
+         "extensions/jupyterlab_pygments", "extensions/@jupyter-widgets", "jupyter-lite.json",
+         "extensions/@jupyterlite/pyodide-kernel-extension/static/pypi", "api/workspaces")
+
+
+class BuildError(Exception):
+    """A build step failed; the message says which and why, in one line."""
+
+
+def run(cmd, **kw):
+    """Run a command; on failure raise BuildError with its last lines."""
+    done = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, **kw)
+    if done.returncode:
+        tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
+        raise BuildError(f"{' '.join(map(str, cmd[:3]))} … failed:\n{tail}")
+    return done.stdout
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def say(text: str) -> None:
+    print(text, flush=True)
+
+
+# --- what the browser gets ------------------------------------------------------------------------------
+def pyodide_core(cache: Path) -> Path:
+    """The Pyodide core from npm, as package-lock.json pins it (npm ci checks every package's integrity)."""
+    npm_dir = cache / "npm"
+    lock = (HERE / "package-lock.json").read_bytes()
+    stamp = npm_dir / ".lock-sha256"
+    core = npm_dir / "node_modules" / "pyodide"
+    if not (stamp.is_file() and stamp.read_text() == sha256(lock) and (core / "pyodide.asm.wasm").is_file()):
+        if not shutil.which("npm"):
+            raise BuildError("npm is needed to fetch the Pyodide core (Node.js with npm, e.g. Debian's nodejs)")
+        npm_dir.mkdir(parents=True, exist_ok=True)
+        for name in ("package.json", "package-lock.json"):
+            shutil.copy(HERE / name, npm_dir / name)
+        say("  npm ci: the Pyodide core")
+        run(["npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund"], cwd=npm_dir)
+        stamp.write_text(sha256(lock))
+    return core
+
+
+def pypi_wheels(cache: Path) -> list[Path]:
+    """The browser's packages from PyPI, each checked against its pinned hash."""
+    dest = cache / "wheels"
+    dest.mkdir(parents=True, exist_ok=True)
+    req = HERE / "browser-requirements.txt"
+    pins = dict(re.findall(r"^([\w.-]+)==\S+\s*\\\s*\n\s*--hash=sha256:([0-9a-f]{64})", req.read_text(), re.M))
+    have = {p: sha256(p.read_bytes()) for p in dest.glob("*.whl")}
+    if sorted(have.values()) != sorted(pins.values()):
+        say("  pip download: the browser's packages")
+        for p in dest.glob("*.whl"):
+            p.unlink()
+        run([sys.executable, "-m", "pip", "download", "--quiet", "--require-hashes", "--no-deps",
+             "--only-binary=:all:", "--python-version", "3.13", "--platform", "any", "--implementation", "py",
+             "--abi", "none", "-r", req, "-d", dest])
+    wheels = sorted(dest.glob("*.whl"))
+    if sorted(sha256(p.read_bytes()) for p in wheels) != sorted(pins.values()):
+        raise BuildError(f"the wheels in {dest} do not match browser-requirements.txt")
+    return wheels
+
+
+def kernel_wheels() -> list[Path]:
+    """The in-browser kernel's own wheels, from the installed jupyterlite-pyodide-kernel, checked against
+    the sha256 of its own index (all.json)."""
+    from jupyter_core.paths import jupyter_path
+    for base in jupyter_path("labextensions"):
+        pypi = Path(base) / KERNEL_EXTENSION / "static" / "pypi"
+        if (pypi / "all.json").is_file():
+            break
+    else:
+        raise BuildError("jupyterlite-pyodide-kernel's wheels were not found (pip install -e '.[static]')")
+    index = json.loads((pypi / "all.json").read_text())
+    digests = {r["filename"]: r["digests"]["sha256"] for p in index.values() for rs in p["releases"].values()
+               for r in rs}
+    out = []
+    for pattern in KERNEL_WHEELS:
+        found = sorted(pypi.glob(pattern))
+        if len(found) != 1:
+            raise BuildError(f"expected one {pattern} in {pypi}, found {len(found)}")
+        if sha256(found[0].read_bytes()) != digests.get(found[0].name):
+            raise BuildError(f"{found[0].name} does not match the hash in jupyterlite-pyodide-kernel's index")
+        out.append(found[0])
+    return out
+
+
+def kit_wheel(tmp: Path) -> Path:
+    """The kit's own wheel (cardkit and widgets), built from this checkout."""
+    dest = tmp / "kit"
+    run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", dest, ROOT])
+    (wheel,) = dest.glob("cardkit-*.whl")
+    return wheel
+
+
+def placeholder_wheel(name: str) -> bytes:
+    """An empty wheel for `name` (see PLACEHOLDERS): only its metadata, always the same bytes."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        info = f"{name}-0.dist-info"
+        files = {f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: 0\nSummary: An empty "
+                                     f"placeholder: the static site does not use {name}.\n",
+                 f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: cardkit\nRoot-Is-Purelib: true\nTag: py3-none-any\n"}
+        files[f"{info}/RECORD"] = "".join(f"{n},,\n" for n in files) + f"{info}/RECORD,,\n"
+        for n, text in files.items():
+            z.writestr(zipfile.ZipInfo(n, (1980, 1, 1, 0, 0, 0)), text)
+    return buf.getvalue()
+
+
+def compile_wheels(core: Path, wheels: list[Path], dest: Path) -> list[Path]:
+    """Each wheel with its modules compiled to Python 3.13 bytecode (sourceless `.pyc`, as Pyodide ships its
+    own packages): importing IPython in the browser takes about half as long. Pyodide itself compiles them,
+    in Node.js, so the bytecode is that of the Python that runs it."""
+    dest.mkdir(parents=True, exist_ok=True)
+    if not shutil.which("node"):
+        raise BuildError("Node.js is needed to compile the browser's wheels")
+    run(["node", HERE / "compile_wheels.js", core, dest, *wheels])
+    return [dest / w.name for w in wheels]
+
+
+def wheel_entry(path: Path) -> dict:
+    """A pyodide-lock.json entry for a wheel: its name, version, top-level imports and dependencies."""
+    data = path.read_bytes()
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        names = z.namelist()
+        meta = next(n for n in names if n.endswith(".dist-info/METADATA"))
+        m = Parser().parsestr(z.read(meta).decode("utf-8"))
+    name = re.sub(r"[-_.]+", "-", m["Name"]).lower()
+    depends = []
+    for r in m.get_all("Requires-Dist") or []:
+        req, _, marker = r.partition(";")
+        if "extra" in marker or "emscripten" in marker or "win32" in marker or re.search(r"python_version\s*<", marker):
+            continue
+        depends.append(re.sub(r"[-_.]+", "-", re.split(r"[\s<>=~!\[(]", req.strip())[0]).lower())
+    tops = sorted({n.split("/")[0].removesuffix(".py").removesuffix(".pyc") for n in names
+                   if not n.split("/")[0].endswith((".dist-info", ".data"))})
+    return {"name": name, "version": m["Version"], "file_name": path.name, "install_dir": "site",
+            "sha256": sha256(data), "package_type": "package", "imports": tops, "depends": depends,
+            "unvendored_tests": False, "shared_library": False}
+
+
+def pyodide_dir(core: Path, wheels: list[Path], dest: Path) -> None:
+    """static/pyodide of the site: the core files, the wheels, the placeholders, and pyodide-lock.json
+    listing exactly these, each with the sha256 of the bytes shipped (Pyodide checks it)."""
+    dest.mkdir(parents=True, exist_ok=True)
+    for name in PYODIDE_FILES:
+        shutil.copy(core / name, dest / name)
+    entries = {}
+    for w in wheels:
+        shutil.copy(w, dest / w.name)
+        e = wheel_entry(dest / w.name)
+        entries[e["name"]] = e
+    for name in PLACEHOLDERS:
+        (dest / f"{name}-0-py3-none-any.whl").write_bytes(placeholder_wheel(name))
+        entries[name] = wheel_entry(dest / f"{name}-0-py3-none-any.whl")
+    for e in entries.values():     # dependencies the site does not ship (jupyterlab-widgets: the JupyterLab
+        e["depends"] = sorted(d for d in set(e["depends"]) if d in entries)   # extension, unused in a kernel)
+    info = json.loads((core / "pyodide-lock.json").read_text())["info"]
+    lock = {"info": info, "packages": dict(sorted(entries.items()))}
+    (dest / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True) + "\n")
+    missing = [n for n in PRELOAD if re.sub(r"[-_.]+", "-", n) not in entries]
+    if missing:
+        raise BuildError(f"the lock lacks what the kernel loads: {missing}")
+
+
+# --- the pages ------------------------------------------------------------------------------------------
+def lite_shell(lite_dir: Path, out: Path) -> dict:
+    """JupyterLite with Voici's app and the Pyodide kernel (no pages yet); returns the page config."""
+    env = {**os.environ, "JUPYTER_PATH": os.pathsep.join([str(TEMPLATE_DIR), os.environ.get("JUPYTER_PATH", "")])}
+    voici = "import sys; from voici_core.app import main; sys.argv[0] = 'voici'; sys.exit(main())"
+    run([sys.executable, "-c", voici, "build", "--lite-dir", lite_dir, "--output-dir", out,
+         "--no-sourcemaps", "--no-unused-shared-packages", "--source-date-epoch", "1"], cwd=lite_dir, env=env)
+    config = json.loads((out / "jupyter-lite.json").read_text())["jupyter-config-data"]
+    return config
+
+
+def page_config(lite: dict, notebook: str) -> dict:
+    """The page config of a page at the site's root (voici's own pages sit two levels down)."""
+    c = copy.deepcopy(lite)
+    c.update(baseUrl="./", appUrl="./voici", fullStaticUrl="./voici/build", settingsUrl="./build/schemas",
+             fullLabextensionsUrl="./extensions", themesUrl="./build/themes", faviconUrl="./icon-192.png",
+             jpThemeName="JupyterLab Light", extensionConfig={}, notebookPath=notebook,
+             include_output=True, include_output_prompt=False)
+    c["federated_extensions"] = [e for e in c["federated_extensions"] if e["name"] == KERNEL_EXTENSION]
+    kernel = c.setdefault("litePluginSettings", {}).setdefault(KERNEL_PLUGIN, {})
+    kernel.update(pyodideUrl="./static/pyodide/pyodide.js", disablePyPIFallback=True,
+                  loadPyodideOptions={"packages": list(PRELOAD)})
+    kernel.pop("pipliteUrls", None)       # every package comes from the lock; piplite has no index to read
+    for key in ("fileTypes", "licensesUrl"):
+        c.pop(key, None)
+    return c
+
+
+def execute(nb, name: str):
+    """Run a notebook here, with the kit on this machine, as the static site's pages link (`.html`)."""
+    from nbclient import NotebookClient
+    os.environ["CARDKIT_STATIC_SITE"] = "1"
+    client = NotebookClient(nb, kernel_name="python3", timeout=600, store_widget_state=True,
+                            resources={"metadata": {"path": str(NOTEBOOKS)}})
+    try:       # (the kernel's own log, a warning about its local TCP transport, is not the build's business)
+        client.execute(stderr=subprocess.DEVNULL)
+    except Exception as e:      # a cell's error: the page must not be built from it
+        raise BuildError(f"{name}.ipynb failed to run: {str(e).strip().splitlines()[-1]}") from None
+    for cell in nb.cells:
+        for o in cell.get("outputs", []):
+            if o.get("output_type") == "error" or o.get("name") == "stderr":
+                raise BuildError(f"{name}.ipynb wrote an error: {''.join(o.get('text', o.get('evalue', '')))[:200]}")
+    return nb
+
+
+WIDGET = "application/vnd.jupyter.widget-view+json"
+
+
+def static_cell(cell, states: dict) -> tuple[str, bool]:
+    """A code cell's outputs as static HTML, and whether any of them is a widget (then the cell runs again
+    in the browser, and its live output takes the place of this picture)."""
+    parts, live = [], False
+    for o in cell.get("outputs", []):
+        data = o.get("data", {})
+        if WIDGET in data:
+            live = True
+            parts.append(f"<div class='ck-still' aria-busy='true'>{widget_html(data[WIDGET]['model_id'], states)}</div>")
+        elif "text/html" in data:
+            parts.append(data["text/html"] if isinstance(data["text/html"], str) else "".join(data["text/html"]))
+        elif o.get("output_type") == "stream" and o.get("text"):
+            parts.append(f"<pre>{html.escape(''.join(o['text']))}</pre>")
+    return "".join(parts), live
+
+
+def widget_html(model_id: str, states: dict) -> str:
+    """A still picture of a widget from its state, drawn with ipywidgets' own class names so the page's
+    style applies; controls are drawn disabled (they work once Python has started)."""
+    st = states.get(model_id)
+    if st is None:
+        return ""
+    model, s = st["model_name"], st["state"]
+    e = html.escape
+    cls = " ".join(s.get("_dom_classes", ()))
+
+    def kids():
+        return "".join(widget_html(ref.removeprefix("IPY_MODEL_"), states) for ref in s.get("children", ()))
+    if model in ("VBoxModel", "HBoxModel", "BoxModel", "GridBoxModel"):
+        kind = {"VBoxModel": "widget-vbox", "HBoxModel": "widget-hbox"}.get(model, "widget-box")
+        layout = states.get(s.get("layout", "").removeprefix("IPY_MODEL_"), {}).get("state", {})
+        wrap = " style='flex-wrap:wrap'" if layout.get("flex_flow") == "row wrap" else ""
+        return f"<div class='lm-Widget jupyter-widgets widget-container widget-box {kind} {cls}'{wrap}>{kids()}</div>"
+    if model in ("HTMLModel", "HTMLMathModel"):
+        return f"<div class='lm-Widget jupyter-widgets widget-inline-hbox widget-html {cls}'><div class='widget-html-content'>{s.get('value', '')}</div></div>"
+    if model == "LabelModel":
+        return f"<div class='lm-Widget jupyter-widgets widget-label {cls}'>{e(s.get('value', ''))}</div>"
+    if model == "ButtonModel":
+        style = {"primary": " mod-primary"}.get(s.get("button_style", ""), "")
+        return (f"<button class='lm-Widget jupyter-widgets jupyter-button widget-button{style} {cls}' disabled "
+                f"title='{e(s.get('tooltip') or '')}'>{e(s.get('description', ''))}</button>")
+    if model == "ToggleButtonsModel":
+        labels, index = s.get("_options_labels", []), s.get("index")
+        buttons = "".join(f"<button class='lm-Widget jupyter-widgets jupyter-button widget-toggle-button"
+                          f"{' mod-active' if i == index else ''}' disabled>{e(label)}</button>"
+                          for i, label in enumerate(labels))
+        return f"<div class='lm-Widget jupyter-widgets widget-inline-hbox widget-toggle-buttons {cls}'>{buttons}</div>"
+    if model == "DropdownModel":
+        labels, index = s.get("_options_labels", []), s.get("index")
+        options = "".join(f"<option{' selected' if i == index else ''}>{e(label)}</option>" for i, label in enumerate(labels))
+        label = f"<label class='widget-label'>{e(s['description'])}</label>" if s.get("description") else ""
+        return (f"<div class='lm-Widget jupyter-widgets widget-inline-hbox widget-dropdown {cls}'>{label}"
+                f"<select disabled title='{e(s.get('tooltip') or '')}'>{options}</select></div>")
+    if model == "TextModel":
+        label = f"<label class='widget-label'>{e(s['description'])}</label>" if s.get("description") else ""
+        return (f"<div class='lm-Widget jupyter-widgets widget-inline-hbox widget-text {cls}'>{label}"
+                f"<input type='text' disabled value='{e(s.get('value', ''))}' placeholder='{e(s.get('placeholder', ''))}'></div>")
+    if model == "IntSliderModel":
+        return f"<div class='lm-Widget jupyter-widgets widget-inline-hbox widget-slider {cls}'>{e(s.get('description', ''))} {s.get('value')}</div>"
+    raise BuildError(f"no still picture for a {model} (add it to widget_html)")
+
+
+class StaticExporter:
+    """Voici's exporter for a page at the site's root, with the static outputs in the template's hands."""
+
+    def __init__(self, lite_config: dict):
+        from traitlets.config import Config
+        from voici_core.exporter import VoiciExporter
+        from voila.configuration import VoilaConfiguration
+
+        class Exporter(VoiciExporter):
+            def cell_generator(self, nb, kernel_id):
+                yield from nb.cells          # the static HTML is in each cell's metadata (ck_static)
+
+            def update_page_config(self, nb, resources, page_config):
+                config = super().update_page_config(nb, resources, page_config)
+                config["notebookSrc"] = self.browser_notebook
+                return config
+
+        conf = VoilaConfiguration(config=Config({"VoilaConfiguration": {"template": "cardkit", "strip_sources": True}}))
+        self.lite_config = lite_config
+        self._cls, self._conf = Exporter, conf
+
+    def page(self, nb, browser_nb: dict, name: str) -> str:
+        exporter = self._cls(voici_config=self._conf, page_config=page_config(self.lite_config, f"{name}.ipynb"),
+                             base_url="./", files_url_prefix="")
+        exporter.browser_notebook = browser_nb
+        body, _ = exporter.from_notebook_node(nb, {"metadata": {"name": name}})
+        return body
+
+
+def browser_source(source: str) -> str:
+    """A static-only cell as it runs in the browser: its imports alone (later cells may use them)."""
+    tree = ast.parse(source)
+    lines = source.splitlines()
+    keep = [ "\n".join(lines[n.lineno - 1:n.end_lineno]) for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
+    return "\n".join(keep)
+
+
+def build_pages(out: Path, lite: dict) -> list[str]:
+    import nbformat
+    runs = []
+    for path in sorted(NOTEBOOKS.glob("*.ipynb")):
+        say(f"  running {path.name}")
+        runs.append((path, execute(nbformat.read(path, as_version=4), path.stem)))
+    # the template is found on the Jupyter path (set only now: nbclient would find the Voilà site's kernel there)
+    os.environ["JUPYTER_PATH"] = os.pathsep.join([str(TEMPLATE_DIR), os.environ.get("JUPYTER_PATH", "")])
+    exporter = StaticExporter(lite)
+    names = []
+    for path, nb in runs:
+        name = path.stem
+        states = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
+        browser = nbformat.read(path, as_version=4)
+        browser.metadata.pop("widgets", None)
+        for cell, plain in zip(nb.cells, browser.cells):
+            if cell.cell_type != "code":
+                continue
+            text, live = static_cell(cell, states)
+            cell.metadata["ck_static"] = text
+            cell.metadata["ck_live"] = live
+            cell.outputs = []
+            plain.outputs, plain.execution_count = [], None
+            if not live:
+                plain.source = browser_source(plain.source)
+        nb.metadata.pop("widgets", None)
+        (out / f"{name}.html").write_text(exporter.page(nb, json.loads(nbformat.writes(browser)), name), encoding="utf-8")
+        names.append(name)
+    return names
+
+
+# --- offline and installable ----------------------------------------------------------------------------
+def offline_files(out: Path, pages: list[str]) -> None:
+    """The web-app manifest, the icons, the service worker (with the list of every file and its hash), and the
+    site's front door (index.html is the landing page itself)."""
+    for icon in (HERE / "icons").glob("*.png"):
+        shutil.copy(icon, out / icon.name)
+    (out / "manifest.webmanifest").write_text((HERE / "manifest.webmanifest").read_text())
+    jl_sw = out / "service-worker.js"
+    jl_sw.rename(out / "jupyterlite-service-worker.js")
+    files = {}
+    for p in sorted(out.rglob("*")):
+        if p.is_file():
+            rel = p.relative_to(out).as_posix()
+            data = p.read_bytes()
+            files[rel] = [sha256(data)[:16], len(data)]
+    version = sha256(json.dumps(files, sort_keys=True).encode())[:16]
+    sw = (HERE / "service-worker.js").read_text()
+    sw = sw.replace("/*VERSION*/\"dev\"", json.dumps(version)).replace("/*FILES*/{}", json.dumps(files, separators=(",", ":"), sort_keys=True).replace("],", "],\n"))
+    (out / "service-worker.js").write_text(sw)
+
+
+def prune(out: Path) -> None:
+    for rel in PRUNE:
+        p = out / rel
+        if p.is_dir():
+            shutil.rmtree(p)
+        elif p.exists():
+            p.unlink()
+
+
+def build(out: Path, cache: Path = DEFAULT_CACHE) -> None:
+    out = out.resolve()
+    cache.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="cardkit-static-") as tmp:
+        tmp = Path(tmp)
+        say("Fetching and checking what the browser runs")
+        core = pyodide_core(cache)
+        wheels = pypi_wheels(cache) + kernel_wheels() + [kit_wheel(tmp)]
+        say("Compiling the browser's Python packages")
+        compiled = compile_wheels(core, wheels, tmp / "compiled")
+        lite_dir = tmp / "lite"
+        pyodide_dir(core, compiled, lite_dir / "static" / "pyodide")
+        say("Building the app (Voici, JupyterLite, the Pyodide kernel)")
+        stage = tmp / "site"
+        lite = lite_shell(lite_dir, stage)
+        prune(stage)
+        say("Running the pages")
+        pages = build_pages(stage, lite)
+        offline_files(stage, pages)
+        if out.exists():
+            if any(out.iterdir()) and not (out / "service-worker.js").is_file():
+                raise BuildError(f"{out} is not empty and not a built site: choose another folder")
+            shutil.rmtree(out)
+        shutil.copytree(stage, out)
+    size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
+    say(f"The static site is in {out} ({len(pages)} pages, {size / 1e6:.1f} MB). Serve that folder with any "
+        f"web server, e.g. python -m http.server -d {out}")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="cardkit build-static", description=__doc__.splitlines()[0])
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
+    args = parser.parse_args(argv)
+    try:
+        build(args.out, args.cache)
+    except BuildError as e:
+        print(f"cardkit build-static: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
