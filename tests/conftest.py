@@ -21,3 +21,19 @@ def chromium():
         browser = launch_chromium(pw)
         yield browser
         browser.close()
+
+
+@pytest.fixture(scope="session")
+def static_site_dir(tmp_path_factory):
+    """The static site (`cardkit build-static`), built once for the session from the real notebooks/."""
+    from cardkit.site import build_static
+    out = tmp_path_factory.mktemp("static") / "site"
+    assert build_static(out) == 0, "cardkit build-static failed (its output above says why)"
+    return out
+
+
+@pytest.fixture(scope="session")
+def static_url(static_site_dir):
+    from site_server import serving_static
+    with serving_static(static_site_dir) as base:
+        yield base

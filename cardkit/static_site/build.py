@@ -155,11 +155,22 @@ def kernel_wheels() -> list[Path]:
     return out
 
 
+# What of the kit's wheel the browser never runs: the Voilà server's files and this build.
+SERVER_ONLY = ("cardkit/voila_template/", "cardkit/static_site/")
+
+
 def kit_wheel(tmp: Path) -> Path:
-    """The kit's own wheel (cardkit and widgets), built from this checkout."""
+    """The kit's own wheel (cardkit and widgets), built from this checkout, without what only a server or
+    this build uses, and without bytecode compiled for this machine's Python (compile_wheels makes the
+    browser's; it rewrites the wheel's RECORD too)."""
     dest = tmp / "kit"
     run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", dest, ROOT])
-    (wheel,) = dest.glob("cardkit-*.whl")
+    (built,) = dest.glob("cardkit-*.whl")
+    wheel = tmp / built.name
+    with zipfile.ZipFile(built) as zin, zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as zout:
+        for info in zin.infolist():
+            if not (info.filename.startswith(SERVER_ONLY) or "__pycache__/" in info.filename):
+                zout.writestr(info, zin.read(info))
     return wheel
 
 
@@ -439,6 +450,12 @@ def prune(out: Path) -> None:
             shutil.rmtree(p)
         elif p.exists():
             p.unlink()
+    # JupyterLite's in-browser contents (its "drive") reads this listing at start: the site keeps no files there
+    listing = {"content": [], "created": "1980-01-01T00:00:00Z", "format": "json", "hash": None,
+               "hash_algorithm": None, "last_modified": "1980-01-01T00:00:00Z", "mimetype": None, "name": "",
+               "path": "", "size": None, "type": "directory", "writable": True}
+    (out / "api" / "contents").mkdir(parents=True, exist_ok=True)
+    (out / "api" / "contents" / "all.json").write_text(json.dumps(listing, indent=1) + "\n")
 
 
 def build(out: Path, cache: Path = DEFAULT_CACHE) -> None:

@@ -46,13 +46,15 @@
                     + "need a minute the first time).", "slow");
   }, 90000);
 
-  /* Swap a still picture for the live output: Voici adds .jp-Cell-outputWrapper to the cell when it has run. */
+  /* Swap a still picture for the live output: Voici adds .jp-Cell-outputWrapper to the cell when it has run.
+     A cell without a widget (.ck-static without .ck-waiting) only ran its imports in the browser, and keeps
+     what the build wrote (an import may show something, the kit's style sheet: it goes beside it). */
   new MutationObserver(function (changes) {
     changes.forEach(function (change) {
       change.addedNodes.forEach(function (node) {
         if (!(node instanceof HTMLElement) || !node.classList.contains("jp-Cell-outputWrapper")) return;
         var cell = node.parentElement;
-        var still = cell && cell.querySelector(":scope > .ck-static");
+        var still = cell && cell.querySelector(":scope > .ck-static.ck-waiting");
         if (still) still.remove();
       });
     });

@@ -1,0 +1,306 @@
+"""The static site (`cardkit build-static`): every page of notebooks/ as static files, Python (Pyodide) running
+in the visitor's browser. Built once for the session from the real notebooks and served by Python's own
+`http.server`, as any static host would serve it; driven in Debian's headless Chromium.
+
+What a new user is promised (docs/publishing.md): the folder works on any static host; a reader sees the
+rules at once, before Python has started (with JavaScript off, too); every page comes alive with no error and
+no request leaving the machine; every link and anchor resolves; a whole game plays to its end against the
+expert, with the Hint and the record to download; after a visit the site works with the network gone, on a
+page visited and on one never visited; the site is installable (manifest, icons, service worker). What the
+browser runs comes from the package registries, pinned, each file listed with the hash of its bytes."""
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import re
+import struct
+import zipfile
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urljoin, urlsplit
+
+import pytest
+
+import cardkit
+from site_server import STATIC_READY, record_external_requests, serving_static
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
+READY_TIMEOUT = 180_000        # ms: Python's start in the browser, on a busy 2-core machine
+
+
+# --- the build: what it ships -----------------------------------------------------------------------------
+def _config(html: str) -> dict:
+    m = re.search(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>', html, re.S)
+    return json.loads(m.group(1))
+
+
+def test_the_lock_lists_exactly_the_files_shipped_with_their_hashes(static_site_dir):
+    pyodide = static_site_dir / "static" / "pyodide"
+    lock = json.loads((pyodide / "pyodide-lock.json").read_text())
+    listed = {p["file_name"]: p["sha256"] for p in lock["packages"].values()}
+    shipped = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in pyodide.glob("*.whl")}
+    assert listed == shipped
+    for p in lock["packages"].values():               # what a package needs is shipped too
+        assert set(p["depends"]) <= set(lock["packages"]), p["name"]
+    pins = re.findall(r"^([\w.-]+)==", (ROOT / "cardkit" / "static_site" / "browser-requirements.txt").read_text(), re.M)
+    names = set(lock["packages"])
+    assert {re.sub(r"[-_.]+", "-", n).lower() for n in pins} <= names
+    assert {"cardkit", "pyodide-kernel", "piplite", "ipykernel", "sqlite3", "jedi"} <= names
+
+
+def test_the_wheels_are_compiled_and_the_kit_wheel_is_this_checkout(static_site_dir):
+    pyodide = static_site_dir / "static" / "pyodide"
+    with zipfile.ZipFile(next(pyodide.glob("ipython-*.whl"))) as z:
+        names = z.namelist()
+    assert "IPython/__init__.pyc" in names and not [n for n in names if n.endswith(".py")]
+    with zipfile.ZipFile(next(pyodide.glob("cardkit-*.whl"))) as z:
+        kit = set(z.namelist())
+        magic = {z.read(n)[:4] for n in kit if n.endswith(".pyc")}
+        record = z.read(next(n for n in kit if n.endswith("RECORD"))).decode()
+    with zipfile.ZipFile(next(pyodide.glob("ipython-*.whl"))) as z:
+        assert magic == {z.read("IPython/__init__.pyc")[:4]}      # one compiler, Pyodide's Python, for all
+    modules = {p.relative_to(ROOT).with_suffix(".pyc").as_posix() for d in ("cardkit", "widgets")
+               for p in (ROOT / d).rglob("*.py") if "voila_template" not in p.parts and "static_site" not in p.parts}
+    assert modules <= kit                                      # every module of this checkout, compiled
+    assert "cardkit/game.pyc,sha256=" in record and "cardkit/game.py," not in record
+
+
+def test_every_page_runs_python_from_the_site_itself(static_site_dir):
+    for name in PAGES:
+        html = (static_site_dir / f"{name}.html").read_text()
+        config = _config(html)
+        kernel = config["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]
+        assert kernel["disablePyPIFallback"] is True and kernel["pyodideUrl"] == "./static/pyodide/pyodide.js"
+        assert "pipliteUrls" not in kernel
+        assert config["baseUrl"] == "./"          # relative: the site works under any sub-path
+        assert not re.search(r"""(?:src|href)=["']https?://""", html), name
+
+
+def test_the_service_worker_lists_every_file_with_its_hash(static_site_dir):
+    sw = (static_site_dir / "service-worker.js").read_text()
+    files = json.loads(re.search(r"const FILES = (\{.*?\});", sw, re.S).group(1))
+    on_disk = {p.relative_to(static_site_dir).as_posix() for p in static_site_dir.rglob("*") if p.is_file()}
+    assert set(files) == on_disk - {"service-worker.js"}
+    for rel in ("index.html", "sieben.html", "static/pyodide/pyodide.asm.wasm", "manifest.webmanifest"):
+        data = (static_site_dir / rel).read_bytes()
+        assert files[rel] == [hashlib.sha256(data).hexdigest()[:16], len(data)]
+    assert 'importScripts("jupyterlite-service-worker.js")' in sw
+
+
+def test_the_site_is_installable_as_an_app(static_site_dir):
+    manifest = json.loads((static_site_dir / "manifest.webmanifest").read_text())
+    assert manifest["display"] == "standalone" and manifest["start_url"] == "index.html"
+    sizes = set()
+    for icon in manifest["icons"]:
+        data = (static_site_dir / icon["src"]).read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n"
+        w, h = struct.unpack(">II", data[16:24])
+        assert f"{w}x{h}" == icon["sizes"]
+        sizes.add(w)
+    assert {192, 512} <= sizes
+    for name in PAGES:
+        assert '<link rel="manifest" href="manifest.webmanifest">' in (static_site_dir / f"{name}.html").read_text()
+
+
+# --- reading never waits for Python ------------------------------------------------------------------------
+class _Text(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.ids, self.links, self.text, self._skip = set(), [], [], 0
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if "id" in a:
+            self.ids.add(a["id"])
+        if tag == "a" and a.get("href"):
+            self.links.append(a["href"])
+        if tag in ("script", "style"):
+            self._skip += 1
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style"):
+            self._skip -= 1
+
+    def handle_data(self, data):
+        if not self._skip:
+            self.text.append(data)
+
+
+def _parse(path: Path) -> _Text:
+    p = _Text()
+    p.feed(path.read_text())
+    return p
+
+
+@pytest.mark.parametrize("game", list(cardkit.GAMES))
+def test_a_game_page_carries_every_rule_as_static_html(static_site_dir, game):
+    """Before any script runs, the page as served holds the text of every rule and its quotations."""
+    parsed = _parse(static_site_dir / f"{game}.html")
+    text = " ".join(" ".join(parsed.text).split())
+    book = cardkit.load_game(game).rulebook
+    missing = [r.id for r in book.rules if r.id not in parsed.ids]
+    assert not missing, f"rules not on the page as served: {missing}"
+    for r in book.rules[:5]:
+        for c in r.cite[:1]:
+            if c.english:
+                assert " ".join(c.english.split())[:40] in text
+
+
+def test_with_javascript_off_the_rules_tables_and_plots_are_there(chromium, static_url, tmp_path):
+    context = chromium.new_context(java_script_enabled=False, viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(f"{static_url}/sieben.html")
+    assert page.locator("h1").first.inner_text().startswith("Sieben")
+    assert page.locator("section#S7-1").is_visible()
+    assert page.locator("table.ck-table").count() >= 3                    # the rule tables, the plots' figures
+    assert page.locator(".ck-impact-plot img").count() >= 1
+    assert page.locator(".ck-still button", has_text="Deal the cards").is_visible()   # the table, waiting
+    page.screenshot(path=tmp_path / "no-js.png")
+    context.close()
+
+
+# --- every page comes alive ----------------------------------------------------------------------------------
+def _open(browser, url: str, width=1280, height=900, **context_args):
+    context = browser.new_context(viewport={"width": width, "height": height}, **context_args)
+    page = context.new_page()
+    page.errors, page.failed = [], []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
+    page.on("response", lambda r: page.failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    page.external = record_external_requests(page)
+    page.context_ = context
+    page.goto(url)
+    return page
+
+
+def _ready(page):
+    page.wait_for_function(STATIC_READY, timeout=READY_TIMEOUT)
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_every_page_comes_alive_and_every_link_resolves(chromium, static_url, static_site_dir, name):
+    page = _open(chromium, f"{static_url}/{name}.html")
+    assert page.locator("#ck-page").is_visible()                 # the page, before Python is ready
+    _ready(page)
+    page.wait_for_function("() => !document.querySelector('.ck-static.ck-waiting')", timeout=30000)
+    assert page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']").count() == 0
+    assert page.locator(".ck-error").count() == 0, page.locator(".ck-error").all_inner_texts()
+    assert (page.errors, page.failed, page.external) == ([], [], [])
+    # every link of the live page, widgets' links included: a file of the site, and its #anchor on that page
+    links = page.evaluate("() => [...document.querySelectorAll('a[href]')].map(a => a.getAttribute('href'))")
+    ids_here = set(page.evaluate("() => [...document.querySelectorAll('[id]')].map(e => e.id)"))
+    broken = []
+    for href in set(links):
+        if href.startswith(("http://", "https://", "mailto:", "data:")):
+            continue
+        url = urlsplit(urljoin(f"{static_url}/{name}.html", href))
+        target = url.path.lstrip("/") or "index.html"
+        # a browser looks for the fragment as written, then percent-decoded (the HTML standard)
+        fragments = {url.fragment, unquote(url.fragment)}
+        if not (static_site_dir / target).is_file():
+            broken.append(href)
+        elif url.fragment and target == f"{name}.html":
+            broken += [href] if not fragments & ids_here else []
+        elif url.fragment and target.endswith(".html"):
+            broken += [href] if not fragments & _parse(static_site_dir / target).ids else []
+    assert not broken, f"links that lead nowhere: {sorted(broken)[:10]}"
+    page.context_.close()
+
+
+def test_a_phone_reads_the_page_at_once_and_nothing_is_wider_than_the_screen(chromium, static_url):
+    page = _open(chromium, f"{static_url}/whist.html", width=390, height=844)
+    assert page.locator("#ck-python").is_visible()
+    _ready(page)
+    page.locator(".ck-play-start").first.click()
+    page.wait_for_selector(".ck-play .ck-card", timeout=60000)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert (page.errors, page.failed, page.external) == ([], [], [])
+    page.context_.close()
+
+
+# --- a whole game, against the expert, with the Hint and the record ----------------------------------------------
+def _table_log(table) -> str:
+    return table.locator(".ck-logbox").first.inner_text()
+
+
+def _click_and_wait(page, table, locator):
+    before = _table_log(table)
+    locator.click()
+    page.wait_for_function("([t, b]) => { const x = t.querySelector('.ck-logbox'); return x && x.innerText !== b; }",
+                           arg=[table.element_handle(), before], timeout=60000)
+
+
+def test_a_whole_game_against_the_expert_with_the_hint_and_the_record(chromium, static_url, tmp_path):
+    page = _open(chromium, f"{static_url}/magische7.html", accept_downloads=True)
+    _ready(page)
+    page.locator(".ck-play-start").first.click()
+    table = page.locator(".ck-play").first
+    table.wait_for(timeout=60000)
+    table.locator("button", has_text="Options…").click()
+    page.wait_for_function("(t) => t.querySelectorAll('select').length > 0", arg=table.element_handle(), timeout=30000)
+    table.locator("select").last.select_option(label="expert (thinks ahead)")
+    page.wait_for_timeout(500)
+    hand = table.locator(".widget-hbox").nth(1).inner_html()
+    table.locator("button", has_text="New game").click()             # a new deal: another hand
+    page.wait_for_function("([t, h]) => t.querySelectorAll('.widget-hbox')[1].innerHTML !== h",
+                           arg=[table.element_handle(), hand], timeout=60000)
+    page.wait_for_function("(t) => t.querySelector('button.ck-card.ck-playable:not(:disabled)')",
+                           arg=table.element_handle(), timeout=60000)
+    table.locator("button", has_text="Hint").click()
+    hint = table.locator(".ck-hint")
+    hint.wait_for(timeout=60000)
+    assert "The expert would" in hint.inner_text() or "one choice only" in hint.inner_text()
+    for _ in range(60):
+        page.wait_for_function("""(t) => t.querySelector('a.ck-download') ||
+            t.querySelector('button.ck-action:not(:disabled)') ||
+            t.querySelector('button.ck-card.ck-playable:not(:disabled)')""", arg=table.element_handle(), timeout=60000)
+        if table.locator("a.ck-download").count():
+            break
+        choice = table.locator("button.ck-action:not(:disabled)")
+        _click_and_wait(page, table, choice.first if choice.count() else table.locator("button.ck-card.ck-playable").first)
+    link = table.locator("a.ck-download")
+    assert link.count() == 1
+    with page.expect_download() as info:
+        link.click()
+    path = tmp_path / "game.json"
+    info.value.save_as(path)
+    record = cardkit.Record.load(path)
+    final = record.final_state()
+    assert record.game == "magische7" and final.is_terminal()
+    assert final.view(None).result in table.locator(".ck-result").inner_text()
+    assert (page.errors, page.failed, page.external) == ([], [], [])
+    page.context_.close()
+
+
+# --- offline ---------------------------------------------------------------------------------------------------
+def test_after_a_visit_the_site_works_with_the_network_gone(chromium, static_site_dir):
+    """Visit one page while the server runs; once Python is ready the service worker keeps the whole site.
+    Then the server is stopped: the page visited reloads and plays, and a page never visited opens and plays."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    with serving_static(static_site_dir) as base:
+        page.goto(f"{base}/sieben.html")
+        _ready(page)
+        page.wait_for_function("() => document.querySelector('.ck-offline')?.dataset.state === 'complete'",
+                               timeout=READY_TIMEOUT)
+        assert "every page works without a network" in page.locator(".ck-offline").inner_text()
+        # Chromium's own check that the page can be installed as an app (manifest, icons, service worker,
+        # a secure origin); a test browser's context is private, which is all it may say against it
+        installable = context.new_cdp_session(page).send("Page.getInstallabilityErrors")
+        assert [e["errorId"] for e in installable["installabilityErrors"]] in ([], ["in-incognito"]), installable
+    with pytest.raises(OSError):                                          # the server is gone
+        __import__("urllib.request").request.urlopen(f"{base}/index.html", timeout=3)
+    for name in ("sieben", "whist"):
+        page.goto(f"{base}/{name}.html")
+        assert page.locator("h1").first.is_visible()
+        _ready(page)
+        page.locator(".ck-play-start").first.click()
+        page.wait_for_selector(".ck-play button.ck-card.ck-playable:not(:disabled)", timeout=60000)
+        table = page.locator(".ck-play").first
+        _click_and_wait(page, table, table.locator("button.ck-card.ck-playable").first)
+    assert errors == []
+    context.close()
