@@ -141,6 +141,21 @@ def default_playouts(game_name: str) -> int:
     """The expert's default playouts a decision in `game_name` (`GAME_PLAYOUTS`, else `ExpertBot.PLAYOUTS`)."""
     return GAME_PLAYOUTS.get(game_name, ExpertBot.PLAYOUTS)
 
+
+# The playouts a decision at which the README's evidence measured the expert against the rule-based bot
+# (game, or (game, players); None: the game's default). `python -m cardkit.tournament expert` plays at these
+# (tournament.EXPERT_EVIDENCE), and the play table never lets the expert think less than this, however long a
+# move takes: the opponent a visitor meets is at least as strong as the one measured, on Voilà and in the
+# static site, where Python runs 2-3 times slower in the browser.
+EVIDENCE_PLAYOUTS: dict = {"magische7": 100, ("magische7", 4): 30, "sieben": 30, "whist": 20, "ecarte": 40,
+                           "vierundzwanzig": 50, "vingt_et_un": 30, "faro": 20, "bakkarat": None}
+
+
+def evidence_playouts(game) -> int:
+    """The playouts behind the README's evidence for `game` (a Game: its name and player count)."""
+    n = EVIDENCE_PLAYOUTS.get((game.name, game.num_players), EVIDENCE_PLAYOUTS.get(game.name))
+    return n if n is not None else default_playouts(game.name)
+
 ROLLOUTS = {
     "magische7": ("rule-based", "game"),
     "sieben": ("rule-based", "hand"),
@@ -252,7 +267,8 @@ class ExpertBot(Bot):
     rule-based bot that way: 27 % of 60 three-player games, even 33 %; with t (1.94 for 7 samples) 37 %.)
 
     The budget sets the strength: `playouts` per decision (one playout = one action played out in one
-    sample), or `ms` milliseconds of thinking per decision, or both (whichever ends first); the default is
+    sample), or `ms` milliseconds of thinking per decision, or both (whichever ends first; but with
+    `min_playouts` the time does not stop it before that many playouts); the default is
     the game's `default_playouts` (`PLAYOUTS`, fewer in Faro: `GAME_PLAYOUTS`). Every action is tried in every sample, and in at least one. With `playouts` alone
     the bot is deterministic for its seed. It never looks at a card its seat has not seen: its samples depend
     only on what the seat has seen and on the seed; the samples of its last decision in the same hand are
@@ -263,12 +279,16 @@ class ExpertBot(Bot):
     ANCHOR = None             # standard errors a deviation must clear; None: one-sided 95 % of Student's t
 
     def __init__(self, seed: int = 0, playouts: int | None = None, ms: float | None = None, *,
-                 policy: str | None = None, horizon: str | None = None, objective: str | None = None):
+                 policy: str | None = None, horizon: str | None = None, objective: str | None = None,
+                 min_playouts: int | None = None):
         super().__init__(seed)
         if playouts is not None and (isinstance(playouts, bool) or not isinstance(playouts, int) or playouts < 1):
             raise CardkitError(f"playouts must be a positive integer (or None), not {playouts!r}")
         if ms is not None and (isinstance(ms, bool) or not isinstance(ms, (int, float)) or not ms > 0):
             raise CardkitError(f"ms must be a positive number of milliseconds (or None), not {ms!r}")
+        if min_playouts is not None and (isinstance(min_playouts, bool) or not isinstance(min_playouts, int)
+                                         or min_playouts < 1):
+            raise CardkitError(f"min_playouts must be a positive integer (or None), not {min_playouts!r}")
         if policy not in (None, "random", "rule-based", "careful"):
             raise CardkitError(f"policy must be random, careful or rule-based (or None: the game's), not {policy!r}")
         if horizon not in (None, "hand", "game"):
@@ -276,7 +296,7 @@ class ExpertBot(Bot):
         if objective not in (None, "points", "win"):
             raise CardkitError(f"objective must be points or win (or None: the game's), not {objective!r}")
         # neither: the game's default playouts (`default_playouts`), known once it sees the game
-        self.playouts, self.ms = playouts, ms
+        self.playouts, self.ms, self.min_playouts = playouts, ms, min_playouts
         self.objective = objective
         self.policy, self.horizon = policy, horizon
         self.stats: dict = {}            # the last analysis: playouts, samples, carried, seconds
@@ -357,7 +377,7 @@ class ExpertBot(Bot):
                 done += 1
             if cap is not None and done + k > cap:
                 break
-            if deadline is not None and time.perf_counter() >= deadline:
+            if deadline is not None and time.perf_counter() >= deadline and done >= (self.min_playouts or 0):
                 break
         self.stats = {"playouts": done, "samples": len(used), "carried": min(len(pool), len(used)),
                       "seconds": time.perf_counter() - start}

@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass, field
 
 import cardkit
-from cardkit.bots import GAME_PLAYOUTS, ExpertBot, bots_for, default_playouts, game_facts
+from cardkit.bots import EVIDENCE_PLAYOUTS, GAME_PLAYOUTS, ExpertBot, bots_for, default_playouts, game_facts
 from cardkit.game import Deal
 
 Z95 = 1.959963984540054
@@ -380,16 +380,8 @@ class Plan:
 # to be told from nothing (500: +2.8, −0.4 … +6.0; the next 500 seeds +2.6); they cost about 290 minutes of one
 # core, its rule-based playouts solving the rest of the deal at every card. The move times are measured at
 # the default budget.
-EXPERT_EVIDENCE: dict = {
-    "magische7": Plan(100), ("magische7", 4): Plan(30),
-    "sieben": Plan(30),
-    "whist": Plan(20),
-    "ecarte": Plan(40, count=1000),
-    "vierundzwanzig": Plan(50),
-    "vingt_et_un": Plan(30),
-    "faro": Plan(20),
-    "bakkarat": Plan(None),
-}
+EXPERT_EVIDENCE: dict = {key: Plan(playouts, count=1000 if key == "ecarte" else None)
+                         for key, playouts in EVIDENCE_PLAYOUTS.items()}
 THINK_S = 0.9               # the play table stops the expert's thinking after this long (widgets/play.py)
 
 

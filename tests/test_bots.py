@@ -351,8 +351,31 @@ def test_expert_spends_exactly_its_playout_budget():
     assert default_playouts("faro") == 20 and default.stats["playouts"] == max(kf, 20 // kf * kf)
 
 
+def test_the_time_never_stops_the_expert_short_of_its_measured_strength():
+    """The play table stops the expert's thinking after a while, but never before the playouts at which the
+    README's evidence measured it (`evidence_playouts`): in the static site Python runs slower, in the visitor's
+    browser, and the opponent must still be the one measured."""
+    from cardkit.bots import EVIDENCE_PLAYOUTS, evidence_playouts
+    s = cardkit.load_game("magische7").new_state(seed=4)
+    quick = ExpertBot(seed=2, ms=0.001)                          # the clock alone: one sample of 7 actions
+    quick.analyse(s)
+    floored = ExpertBot(seed=2, ms=0.001, playouts=100, min_playouts=30)
+    floored.analyse(s)
+    assert quick.stats["playouts"] == 7 and floored.stats["playouts"] == 35   # the sample that reaches 30 ends
+    assert evidence_playouts(cardkit.load_game("magische7")) == 100 == EVIDENCE_PLAYOUTS["magische7"]
+    assert evidence_playouts(cardkit.load_game("magische7", players=4)) == 30
+    assert evidence_playouts(cardkit.load_game("bakkarat")) == default_playouts("bakkarat")
+    from cardkit.tournament import EXPERT_EVIDENCE, expert_plan
+    for game in cardkit.GAMES:                                   # the evidence is measured at the same playouts
+        for n in player_counts(game):
+            g = cardkit.load_game(game, **({"players": n} if "players" in cardkit.game_class(game)().options else {}))
+            assert expert_plan(game, n).playouts in (None, evidence_playouts(g))
+    assert set(EXPERT_EVIDENCE) == set(EVIDENCE_PLAYOUTS)
+
+
 @pytest.mark.parametrize("bad", [{"playouts": 0}, {"playouts": -3}, {"playouts": True}, {"playouts": 2.5},
-                                 {"ms": 0}, {"ms": -1}, {"ms": "5"}, {"ms": True}])
+                                 {"ms": 0}, {"ms": -1}, {"ms": "5"}, {"ms": True}, {"min_playouts": 0},
+                                 {"min_playouts": 1.5}])
 def test_expert_rejects_a_budget_that_is_not_one(bad):
     with pytest.raises(cardkit.CardkitError, match="playouts|ms"):
         ExpertBot(seed=0, **bad)

@@ -19,7 +19,8 @@ import ipywidgets as w
 
 import cardkit
 from cardkit import CardkitError, Deal, IllegalActionError, Rng
-from cardkit.bots import ExpertBot, bots_for, default_playouts
+from cardkit.bots import ExpertBot, bots_for, default_playouts, evidence_playouts
+from cardkit.documents import STATIC_SITE
 from cardkit.rules import link_rule_ids
 from cardkit.view import plural
 
@@ -80,7 +81,10 @@ BOT_WORDS = {"random": "random (any legal move)", "careful": "careful (plays it 
 THINKERS = {"expert"}           # bots that think for a while: the table says so while they do
 NO_DIFFERENCE = 0.05            # an expected gain below this (in points or units) is no real difference
 NO_DIFFERENCE_WIN = 0.005       # ... or in the chance of winning, where the expert plays to win (half a win in 100)
-THINK_MS = 900                  # the expert at the table (a seat, the Hint) thinks at most this long a move
+# the expert at the table (a seat, the Hint) thinks at most this long a move, but never less than the playouts
+# behind the README's evidence (`evidence_playouts`); in the static site Python runs in the visitor's browser,
+# 2-3 times slower, and a move may take up to 1.5 s (`cardkit bench` measures both)
+THINK_MS = 1500 if STATIC_SITE else 900
 REVIEW_SECONDS = 20             # "Review my game": about this long in all (the expert's time shared out)
 REVIEW_MIN_MS, REVIEW_MAX_MS = 40, 300   # ... but no less and no more than this per decision
 
@@ -349,9 +353,10 @@ class PlayTable(w.VBox):
         self.state = self.game.new_state(seed=seed)
         self._seed = None  # the given seed is for the first game only
         factories = bots_for(self.game)
-        # the expert within the table's time: its own budget of playouts, or THINK_MS, whichever ends first
-        budget = ({"playouts": default_playouts(self.game.name), "ms": THINK_MS} if self._bot_name == "expert"
-                  else {})
+        # the expert within the table's time: its own budget of playouts, or THINK_MS, whichever ends first, but
+        # never fewer playouts than its strength was measured at
+        budget = ({"playouts": default_playouts(self.game.name), "ms": THINK_MS,
+                   "min_playouts": evidence_playouts(self.game)} if self._bot_name == "expert" else {})
         self.bots = {p: factories[self._bot_name](seed=1000 + p, **budget) for p in range(self.game.num_players)
                      if p != self.human}
         self._checkpoints: list[int] = []
@@ -558,9 +563,10 @@ class PlayTable(w.VBox):
         seeded by the table and the position. Best first, as `ExpertBot.analyse` gives them."""
         seed = (self._expert_seed * 1_000_003 + len(state.history)) & 0xFFFFFFFFFFFF
         sample = state.resample(self.human, Rng(seed))
+        floor = None
         if playouts is None and ms is None:
-            playouts, ms = default_playouts(state.game.name), THINK_MS
-        expert = ExpertBot(seed=seed, playouts=playouts, ms=ms)
+            playouts, ms, floor = default_playouts(state.game.name), THINK_MS, evidence_playouts(state.game)
+        expert = ExpertBot(seed=seed, playouts=playouts, ms=ms, min_playouts=floor)
         return expert.analyse(sample)
 
     def _gain(self, x: float, unit: str = "points", less: bool = False) -> str:
@@ -931,11 +937,19 @@ class Play(w.VBox):
                        tooltip=f"deal a game of {cls.title} and play it against the computer")
         start.add_class("ck-play-start")
         start.on_click(lambda _: self.start())
-        super().__init__([start], layout=shared("layout"))
+        # in the static site the computer's cards are dealt in the visitor's own browser: say so, in plain words
+        self._practice = [HTML(PRACTICE_NOTE)] if STATIC_SITE else []
+        super().__init__([start, *self._practice], layout=shared("layout"))
 
     def start(self) -> "PlayTable":
         """Deal and show the table (once; later calls return the same table)."""
         if self.table is None:
             self.table = PlayTable(self.game_name, **self._args)
-            self.children = [self.table]
+            self.children = [self.table, *self._practice]
         return self.table
+
+
+PRACTICE_NOTE = ("<p class='ck-practice'><small><b>A practice table.</b> On this site the game runs inside your own "
+                 "browser, the computer's cards included: nothing you play is sent anywhere, and the table never "
+                 "shows you a card you have not seen — but someone who opens the browser's developer tools could "
+                 "find the computer's hands. Play here to learn and to practise, not for a prize.</small></p>")
