@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -88,7 +89,9 @@ def serving_static(folder: str | Path, port: int | None = None):
         deadline = time.monotonic() + 20
         while True:
             try:
-                urllib.request.urlopen(base + "/index.html", timeout=2).close()
+                urllib.request.urlopen(base + "/", timeout=2).close()
+                break
+            except urllib.error.HTTPError:          # an answer all the same
                 break
             except OSError:
                 if proc.poll() is not None or time.monotonic() > deadline:

@@ -157,6 +157,7 @@ def test_with_javascript_off_the_rules_tables_and_plots_are_there(chromium, stat
     assert page.locator("table.ck-table").count() >= 3                    # the rule tables, the plots' figures
     assert page.locator(".ck-impact-plot img").count() >= 1
     assert page.locator(".ck-still button", has_text="Deal the cards").is_visible()   # the table, waiting
+    assert "A practice table" in page.locator(".ck-practice").inner_text()           # and what it is
     page.screenshot(path=tmp_path / "no-js.png")
     context.close()
 
@@ -218,6 +219,23 @@ def test_a_phone_reads_the_page_at_once_and_nothing_is_wider_than_the_screen(chr
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert (page.errors, page.failed, page.external) == ([], [], [])
     page.context_.close()
+
+
+def test_the_site_works_under_a_sub_path(chromium, static_site_dir, tmp_path):
+    """Published as a folder of a larger site (GitHub Pages: https://user.github.io/repository/): every
+    address is relative, so the pages, Python and the links between pages work there as at the root."""
+    host = tmp_path / "host"
+    (host / "rules").mkdir(parents=True)
+    (host / "rules" / "cards").symlink_to(static_site_dir, target_is_directory=True)
+    with serving_static(host) as base:
+        page = _open(chromium, f"{base}/rules/cards/index.html")
+        _ready(page)
+        page.locator("ul.ck-games a", has_text="Sieben").first.click()
+        page.wait_for_url(f"{base}/rules/cards/sieben.html")
+        _ready(page)
+        assert page.locator("section#S7-1").is_visible()
+        assert (page.errors, page.failed, page.external) == ([], [], [])
+        page.context_.close()
 
 
 # --- a whole game, against the expert, with the Hint and the record ----------------------------------------------
