@@ -14,6 +14,14 @@ from cardkit.rng import Rng
 TARGET_DECISIONS = 200_000          # the first two games' target; the trick games' is higher (below)
 TARGET_PAGE_RATIO = 1.2
 TARGET_LOAD_RATIO = 1.3
+# the static site (cardkit build-static), a cold visit: the page's text on the screen, a game page's table
+# ready to play, a click answered, what the first visit downloads and the whole site, an expert's move
+TARGET_STATIC_READ_S = 1.5
+TARGET_STATIC_PLAY_S = 6.0
+TARGET_STATIC_CLICK_S = 0.100
+TARGET_STATIC_FIRST_MB = 15
+TARGET_STATIC_SITE_MB = 35
+TARGET_STATIC_EXPERT_S = 1.5
 LOAD_VISITORS = 10
 ENGINE_CASES = [("magische7", {"players": 2}), ("magische7", {"players": 4}),
                 ("sieben", {"players": 2}), ("sieben", {"players": 3}), ("sieben", {"players": 4}),
@@ -221,6 +229,174 @@ def page_times(pages=None, repeats: int = 5) -> dict:
     return {p: sorted(ts)[len(ts) // 2] for p, ts in times.items()}
 
 
+# The static site: every moment is measured in the page's own clock (performance.now(), ms since the
+# navigation began), polled at every animation frame.
+_STATIC_READ_JS = """() => {
+  const cells = document.querySelectorAll('#ck-page [cell-index]');
+  const heading = document.querySelector('#ck-page h1, #ck-page h2, #ck-page section');
+  return cells.length && document.readyState !== 'loading' && heading && heading.checkVisibility() && performance.now();
+}"""
+_STATIC_PYTHON_JS = "() => document.body.classList.contains('ck-python-ready') && performance.now()"
+_STATIC_START_JS = """() => { const b = [...document.querySelectorAll('.ck-play-start')]
+  .find(b => !b.closest('.ck-still') && !b.disabled); if (b) { b.click(); return performance.now(); } return false; }"""
+_STATIC_PLAYABLE_JS = """() => document.querySelector('.ck-play button.ck-card.ck-playable:not(:disabled), '
+  + '.ck-play button.ck-action:not(:disabled)') && performance.now()"""
+# a click on the first thing to play, and the ms until the table's log changes (the kernel's whole answer)
+_STATIC_CLICK_JS = """() => new Promise((resolve) => {
+  const log = document.querySelector('.ck-play .ck-logbox');
+  const before = log ? log.innerText : '';
+  const b = document.querySelector('.ck-play button.ck-card.ck-playable:not(:disabled), .ck-play button.ck-action:not(:disabled)');
+  if (!b) { resolve(null); return; }
+  const t = performance.now();
+  const poll = () => { const x = document.querySelector('.ck-play .ck-logbox');
+    if (x && x.innerText !== before) resolve(performance.now() - t); else requestAnimationFrame(poll); };
+  b.click(); requestAnimationFrame(poll);
+})"""
+
+
+def _gzip_size(path) -> int:
+    import gzip
+    data = path.read_bytes()
+    return min(len(data), len(gzip.compress(data, 6)))
+
+
+def static_times(site_dir=None, pages=None, repeats: int = 3, clicks: int = 8) -> dict:
+    """The static site on a cold visit (a fresh browser context, no cache, no service worker yet), served by
+    Python's http.server: for each page the seconds until its text is on the screen and, on a game's page,
+    until its table is ready to play (the Deal button clicked as soon as it works); the median of `clicks`
+    clicks' answers; what the first visit downloaded (bytes as served, and gzip-compressed as a host would
+    send them) and the whole site. `site_dir`: a built site (else one is built in a temporary folder)."""
+    import tempfile
+    from pathlib import Path
+    from playwright.sync_api import sync_playwright
+    from .site import build_static, launch_chromium
+    med = lambda xs: sorted(xs)[len(xs) // 2] if xs else None  # noqa: E731
+    with tempfile.TemporaryDirectory(prefix="cardkit-bench-static-") as tmp:
+        if site_dir is None:
+            site_dir = Path(tmp) / "site"
+            if build_static(site_dir) != 0:
+                raise RuntimeError("cardkit build-static failed")
+        site_dir = Path(site_dir)
+        pages = pages or ["index"] + list(cardkit.GAMES) + ["sources"]
+        out: dict = {p: {"read": [], "python": [], "play": [], "clicks": []} for p in pages}
+        first_files: set = set()
+        with _static_server(site_dir) as base, sync_playwright() as pw:
+            browser = launch_chromium(pw)
+            try:
+                for r in range(repeats):
+                    for name in pages:
+                        ctx = browser.new_context(service_workers="block", viewport={"width": 1280, "height": 900})
+                        page = ctx.new_page()
+                        if r == 0 and name == pages[0]:
+                            page.on("request", lambda q: first_files.add(q.url))
+                        page.goto(f"{base}/{name}.html", wait_until="commit")
+                        out[name]["read"].append(page.wait_for_function(_STATIC_READ_JS, polling="raf", timeout=60000).json_value() / 1000)
+                        if name in cardkit.GAMES:
+                            page.wait_for_function(_STATIC_START_JS, polling="raf", timeout=180000)
+                            out[name]["python"].append(page.wait_for_function(_STATIC_PYTHON_JS, polling="raf", timeout=180000).json_value() / 1000)
+                            out[name]["play"].append(page.wait_for_function(_STATIC_PLAYABLE_JS, polling="raf", timeout=180000).json_value() / 1000)
+                            if r == 0:
+                                for _ in range(clicks):
+                                    page.wait_for_function(_STATIC_PLAYABLE_JS, polling="raf", timeout=60000)
+                                    ms = page.evaluate(_STATIC_CLICK_JS)
+                                    if ms is None:
+                                        break
+                                    out[name]["clicks"].append(ms / 1000)
+                        else:
+                            out[name]["python"].append(page.wait_for_function(_STATIC_PYTHON_JS, polling="raf", timeout=180000).json_value() / 1000)
+                        ctx.close()
+            finally:
+                browser.close()
+        first = [site_dir / u.split("//", 1)[1].split("/", 1)[1].split("?")[0] for u in first_files if u.startswith(base)]
+        first = [f for f in first if f.is_file()]
+        files = [f for f in site_dir.rglob("*") if f.is_file()]
+        sizes = {"first": sum(f.stat().st_size for f in first), "first_gzip": sum(_gzip_size(f) for f in first),
+                 "site": sum(f.stat().st_size for f in files), "site_gzip": sum(_gzip_size(f) for f in files),
+                 "first_page": pages[0]}
+    return {"pages": {p: {"read": med(v["read"]), "python": med(v["python"]), "play": med(v["play"]),
+                          "click": med(v["clicks"])}
+                      for p, v in out.items()}, "sizes": sizes}
+
+
+def _static_server(folder):
+    import contextlib
+    import socket
+    import subprocess
+    import sys
+    import urllib.error
+    import urllib.request
+
+    @contextlib.contextmanager
+    def serve():
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        proc = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "-d",
+                                 str(folder)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            for _ in range(200):
+                try:
+                    urllib.request.urlopen(base + "/", timeout=2).close()
+                    break
+                except urllib.error.HTTPError:
+                    break
+                except OSError:
+                    time.sleep(0.1)
+            yield base
+        finally:
+            proc.terminate()
+            proc.wait(10)
+    return serve()
+
+
+# The expert's moves in the browser: a page of the built site loads Pyodide with the kit alone and times the
+# expert at the play table's budget there (`tournament.expert_move_times`), every game and player count.
+_EXPERT_PAGE = """<!DOCTYPE html><meta charset="utf-8"><title>expert</title><script src="static/pyodide/pyodide.js"></script>
+<script>
+window.result = (async () => {
+  const py = await loadPyodide({indexURL: "static/pyodide/"});
+  await py.loadPackage(["cardkit"]);
+  return py.runPython(`
+import json, cardkit
+from cardkit.bots import default_playouts, evidence_playouts
+from cardkit.tournament import expert_move_times, player_counts
+out = []
+for name in cardkit.GAMES:
+    for n in player_counts(name):
+        opts = {"players": n} if "players" in cardkit.game_class(name)().options else {}
+        game = cardkit.load_game(name, **opts)
+        r = expert_move_times(name, opts, positions=POSITIONS, playouts=default_playouts(name), ms=MS,
+                              min_playouts=evidence_playouts(game))
+        out.append({"game": name, "players": n, "evidence": evidence_playouts(game), **r})
+json.dumps(out)
+`);
+})();
+</script>"""
+
+
+def static_expert_times(site_dir, positions: int = 10) -> list:
+    """The expert's move at the static site's budget (the play table's: 1.5 s, never fewer playouts than the
+    README's evidence), timed in the browser, `positions` decisions of each game and player count."""
+    import json
+    from pathlib import Path
+    from playwright.sync_api import sync_playwright
+    from .site import launch_chromium
+    page_file = Path(site_dir) / "bench-expert.html"
+    page_file.write_text(_EXPERT_PAGE.replace("POSITIONS", str(positions)).replace("MS", "1500"))
+    try:
+        with _static_server(site_dir) as base, sync_playwright() as pw:
+            browser = launch_chromium(pw)
+            try:
+                page = browser.new_page()
+                page.goto(f"{base}/bench-expert.html")
+                return json.loads(page.evaluate("window.result", ))
+            finally:
+                browser.close()
+    finally:
+        page_file.unlink()
+
+
 def _kernel_rss(server_pid: int) -> tuple[int, int]:
     """(number of kernels, their summed resident memory in bytes): the kernel processes below the
     server process (the site's kernels run widgets/guard.py, others ipykernel_launcher)."""
@@ -304,8 +480,51 @@ def burst_summary(times: dict, memory: dict, baseline: str = "baseline.ipynb") -
                 "ratio": med([t / b for t, b in zip(ts, base)])} for p, ts in times.items()}
 
 
-def run(seconds: float = 2.0, pages: bool = True, out=print, load: bool = True) -> dict:
-    results = {"engine": [], "pages": {}, "load": {}}
+def report_static(site_dir=None, out=print) -> dict:
+    """The static site's rows: its pages on a cold visit, what a visit downloads, the expert in the browser."""
+    import tempfile
+    from pathlib import Path
+    from .site import build_static
+    with tempfile.TemporaryDirectory(prefix="cardkit-bench-site-") as tmp:
+        if site_dir is None:
+            site_dir = Path(tmp) / "site"
+            if build_static(site_dir) != 0:
+                raise RuntimeError("cardkit build-static failed")
+        r = static_times(site_dir)
+        experts = static_expert_times(site_dir)
+    ok = lambda good: "ok" if good else "MISSED"  # noqa: E731
+    out(f"Static site (cardkit build-static, Python in the browser; a cold visit, median of 3 rounds; targets: "
+        f"text on the screen ≤ {TARGET_STATIC_READ_S:g} s, a game's table playable ≤ {TARGET_STATIC_PLAY_S:g} s, "
+        f"a click answered ≤ {TARGET_STATIC_CLICK_S * 1000:.0f} ms median; Python: until every widget of the page "
+        f"works)")
+    out(f"{'page':<22} {'text':>8} {'':>6} {'Python':>8} {'table':>8} {'':>6} {'click':>8}")
+    for name, p in r["pages"].items():
+        line = (f"{name + '.html':<22} {p['read']:>6.2f} s {ok(p['read'] <= TARGET_STATIC_READ_S):>6} "
+                f"{p['python']:>6.2f} s")
+        if p["play"] is not None:
+            line += f" {p['play']:>6.2f} s {ok(p['play'] <= TARGET_STATIC_PLAY_S):>6}"
+        if p["click"] is not None:
+            line += f" {p['click'] * 1000:>5.0f} ms {ok(p['click'] <= TARGET_STATIC_CLICK_S)}"
+        out(line)
+    z = r["sizes"]
+    out(f"Download: the first visit ({z['first_page']}.html) {z['first'] / 1e6:.1f} MB as served, "
+        f"{z['first_gzip'] / 1e6:.1f} MB compressed (target ≤ {TARGET_STATIC_FIRST_MB} MB) "
+        f"{ok(z['first_gzip'] <= TARGET_STATIC_FIRST_MB * 1e6)}; the whole site {z['site'] / 1e6:.1f} MB "
+        f"({z['site_gzip'] / 1e6:.1f} MB compressed; target ≤ {TARGET_STATIC_SITE_MB} MB) "
+        f"{ok(z['site'] <= TARGET_STATIC_SITE_MB * 1e6)}")
+    out(f"The expert in the browser (the play table's budget: 1.5 s a move, never fewer playouts than the "
+        f"README's evidence; target: a move ≤ {TARGET_STATIC_EXPERT_S:g} s)")
+    out(f"{'game':<15} {'players':>7} {'median':>9} {'slowest':>9} {'fewest playouts':>16} {'evidence':>9}")
+    for e in experts:
+        good = e["slowest_s"] <= TARGET_STATIC_EXPERT_S + 0.05 and e["fewest"] >= e["evidence"]
+        out(f"{e['game']:<15} {e['players']:>7} {e['median_s'] * 1000:>6.0f} ms {e['slowest_s'] * 1000:>6.0f} ms "
+            f"{e['fewest']:>16} {e['evidence']:>9}  {ok(good)}")
+    return {**r, "expert": experts}
+
+
+def run(seconds: float = 2.0, pages: bool = True, out=print, load: bool = True, static: bool = True,
+        static_site=None) -> dict:
+    results = {"engine": [], "pages": {}, "load": {}, "static": {}}
     out(f"Engine (random games through the public protocol, {seconds:g} s each; targets: decisions/s "
         f"≥ {TARGET_DECISIONS:,}" + "".join(f", {g} ≥ {d:,}" + (f" and ≥ {h:,} hands/s" if h else "")
                                               for g, (d, h) in TARGETS.items()) + ")")
@@ -366,6 +585,11 @@ def run(seconds: float = 2.0, pages: bool = True, out=print, load: bool = True) 
             ratio = t / base
             ok = "" if name == "baseline.ipynb" else ("ok" if ratio <= TARGET_PAGE_RATIO else "MISSED")
             out(f"{name:<18} {t:>6.2f} s  {ratio:>5.2f}×  {ok}")
+    if pages and static:
+        try:
+            results["static"] = report_static(static_site, out)
+        except Exception as e:  # no browser, no static tools, no Node.js
+            out(f"Static site: not measured ({type(e).__name__}: {e})")
     if pages and load:
         results["load"] = burst = load_times()
         out(f"Under load ({LOAD_VISITORS} visitors arriving at once: their median seconds until interactive, "

@@ -174,6 +174,8 @@ def main(argv=None) -> int:
     b.add_argument("--seconds", type=float, default=2.0)
     b.add_argument("--no-pages", action="store_true", help="skip the browser measurement")
     b.add_argument("--no-load", action="store_true", help="skip the 10-visitor burst (several minutes)")
+    b.add_argument("--no-static", action="store_true", help="skip the static site (it builds one, a minute)")
+    b.add_argument("--static-site", metavar="DIR", help="measure this built static site instead of building one")
     m = sub.add_parser("match", help="bots against bots: win rate with a 95 %% confidence interval")
     m.add_argument("game", nargs="?", help="the game (omit with --all)")
     m.add_argument("-o", "--option", action="append", metavar="NAME=VALUE", help="a game option, e.g. players=4")
@@ -213,7 +215,8 @@ def main(argv=None) -> int:
             return cmd_play(args)
         if args.cmd == "bench":
             from .bench import run
-            run(seconds=args.seconds, pages=not args.no_pages, load=not args.no_load)
+            run(seconds=args.seconds, pages=not args.no_pages, load=not args.no_load, static=not args.no_static,
+                static_site=args.static_site)
             return 0
         if args.cmd == "match":
             return cmd_match(args)

@@ -398,12 +398,13 @@ def expert_factory(playouts: int | None = None):
 
 
 def expert_move_times(game_name: str, options: dict | None = None, positions: int = 30, seed: int = 11,
-                      playouts: int | None = None) -> dict:
-    """The expert's thinking at the default budget (or `playouts`) on `positions` decisions met in seeded
-    games between rule-based bots (every third decision with a choice): the median and the slowest move
-    (wall clock and CPU), playouts per CPU second, and ``at_cap``: the fewest playouts a move reaches within
-    the play table's `THINK_S` seconds (at each slower move's own rate, by CPU time; None when every move
-    finished within them)."""
+                      playouts: int | None = None, ms: float | None = None, min_playouts: int | None = None) -> dict:
+    """The expert's thinking at the default budget (or `playouts`, `ms`, `min_playouts` as ``ExpertBot`` takes
+    them: the play table's budget) on `positions` decisions met in seeded games between rule-based bots (every
+    third decision with a choice): the median and the slowest move (wall clock and CPU), playouts per CPU
+    second, the fewest playouts a move got (``fewest``), and ``at_cap``: the fewest playouts a move reaches
+    within the play table's `THINK_S` seconds (at each slower move's own rate, by CPU time; None when every
+    move finished within them)."""
     game = cardkit.load_game(game_name, **(options or {}))
     rule = game.bots()["rule-based"]
     wall, cpu, done = [], [], []
@@ -416,7 +417,7 @@ def expert_move_times(game_name: str, options: dict | None = None, positions: in
             p = state.current_player
             if len(state.legal_actions()) > 1:
                 if step % 3 == 0:
-                    bot = ExpertBot(seed=len(wall), playouts=playouts)
+                    bot = ExpertBot(seed=len(wall), playouts=playouts, ms=ms, min_playouts=min_playouts)
                     t, c = time.perf_counter(), time.process_time()
                     bot.analyse(state)
                     wall.append(time.perf_counter() - t)
@@ -430,7 +431,7 @@ def expert_move_times(game_name: str, options: dict | None = None, positions: in
     ws, cs = sorted(wall), sorted(cpu)
     return {"positions": len(wall), "median_s": ws[len(ws) // 2], "slowest_s": ws[-1],
             "median_cpu_s": cs[len(cs) // 2], "slowest_cpu_s": cs[-1],
-            "playouts_per_s": sum(done) / sum(cpu) if sum(cpu) else 0.0, "at_cap": at_cap}
+            "playouts_per_s": sum(done) / sum(cpu) if sum(cpu) else 0.0, "at_cap": at_cap, "fewest": min(done)}
 
 
 def _pm(m: float, lo: float, hi: float, pct: bool = False) -> str:

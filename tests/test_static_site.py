@@ -72,7 +72,7 @@ def test_every_page_runs_python_from_the_site_itself(static_site_dir):
         html = (static_site_dir / f"{name}.html").read_text()
         config = _config(html)
         kernel = config["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]
-        assert kernel["disablePyPIFallback"] is True and kernel["pyodideUrl"] == "./static/pyodide/pyodide.js"
+        assert kernel["disablePyPIFallback"] is True and kernel["pyodideUrl"] == "./static/pyodide/pyodide-preload.js"
         assert "pipliteUrls" not in kernel
         assert config["baseUrl"] == "./"          # relative: the site works under any sub-path
         assert not re.search(r"""(?:src|href)=["']https?://""", html), name

@@ -226,6 +226,7 @@ def pyodide_dir(core: Path, wheels: list[Path], dest: Path) -> None:
     dest.mkdir(parents=True, exist_ok=True)
     for name in PYODIDE_FILES:
         shutil.copy(core / name, dest / name)
+    shutil.copy(HERE / "pyodide-preload.js", dest / "pyodide-preload.js")
     entries = {}
     for w in wheels:
         shutil.copy(w, dest / w.name)
@@ -264,7 +265,7 @@ def page_config(lite: dict, notebook: str) -> dict:
              include_output=True, include_output_prompt=False)
     c["federated_extensions"] = [e for e in c["federated_extensions"] if e["name"] == KERNEL_EXTENSION]
     kernel = c.setdefault("litePluginSettings", {}).setdefault(KERNEL_PLUGIN, {})
-    kernel.update(pyodideUrl="./static/pyodide/pyodide.js", disablePyPIFallback=True,
+    kernel.update(pyodideUrl="./static/pyodide/pyodide-preload.js", disablePyPIFallback=True,
                   loadPyodideOptions={"packages": list(PRELOAD)})
     kernel.pop("pipliteUrls", None)       # every package comes from the lock; piplite has no index to read
     for key in ("fileTypes", "licensesUrl"):
