@@ -107,6 +107,7 @@ table.ck-table td, table.ck-table th{border:1px solid #ccc;padding:3px 6px;font-
 .ck-play .ck-card.widget-button.ck-back{background:repeating-linear-gradient(45deg,#1e4e8c 0 5px,#3d6fb3 5px 10px);
   border-color:#0d2c52 !important}
 .ck-faces-note{color:#333}
+.ck-practice{line-height:1.45;max-width:980px;margin:6px 0}
 .ck-thinking{font-size:15px;font-weight:bold;padding:4px 8px;border-left:4px solid #e0a800;background:#fff8e1;
   margin:4px 0;max-width:980px;box-sizing:border-box}
 .ck-thinking::after{content:"";display:inline-block;width:.9em;height:.9em;margin-left:8px;vertical-align:-2px;

@@ -295,18 +295,29 @@ WIDGET = "application/vnd.jupyter.widget-view+json"
 
 def static_cell(cell, states: dict) -> tuple[str, bool]:
     """A code cell's outputs as static HTML, and whether any of them is a widget (then the cell runs again
-    in the browser, and its live output takes the place of this picture)."""
+    in the browser, and its live output takes the place of this picture). Each output sits in the elements
+    and classes JupyterLab's output area gives it, so the page's style treats the two alike."""
     parts, live = [], False
     for o in cell.get("outputs", []):
         data = o.get("data", {})
         if WIDGET in data:
             live = True
-            parts.append(f"<div class='ck-still' aria-busy='true'>{widget_html(data[WIDGET]['model_id'], states)}</div>")
+            body = (f"<div class='jp-OutputArea-output ck-still' aria-busy='true'>"
+                    f"{widget_html(data[WIDGET]['model_id'], states)}</div>")
         elif "text/html" in data:
-            parts.append(data["text/html"] if isinstance(data["text/html"], str) else "".join(data["text/html"]))
+            text = data["text/html"] if isinstance(data["text/html"], str) else "".join(data["text/html"])
+            body = (f"<div class='jp-RenderedHTMLCommon jp-RenderedHTML jp-mod-trusted jp-OutputArea-output' "
+                    f"data-mime-type='text/html'>{text}</div>")
         elif o.get("output_type") == "stream" and o.get("text"):
-            parts.append(f"<pre>{html.escape(''.join(o['text']))}</pre>")
-    return "".join(parts), live
+            body = (f"<div class='jp-RenderedText jp-OutputArea-output' data-mime-type='text/plain'>"
+                    f"<pre>{html.escape(''.join(o['text']))}</pre></div>")
+        else:
+            continue
+        parts.append(f"<div class='jp-OutputArea-child'>{body}</div>")
+    if not parts:
+        return "", live
+    return (f"<div class='jp-Collapser jp-OutputCollapser jp-Cell-outputCollapser'></div><div class='jp-OutputArea "
+            f"jp-Cell-outputArea' style='display:flex;flex-direction:column'>{''.join(parts)}</div>"), live
 
 
 def widget_html(model_id: str, states: dict) -> str:

@@ -15,8 +15,18 @@
   var offline = line && line.querySelector(".ck-offline");
   var ready = false;
 
-  function say(words, state) {
-    if (text) text.textContent = words;
+  /* `words`: the line; `more`, what follows it on a wide screen (a phone shows the line alone) */
+  function say(words, state, more) {
+    if (text) {
+      text.textContent = words;
+      if (more) {
+        var span = document.createElement("span");
+        span.className = "ck-python-more";
+        span.textContent = more;
+        text.appendChild(span);
+        text.appendChild(document.createTextNode("."));
+      }
+    }
     if (line && state) line.setAttribute("data-state", state);
   }
 
@@ -30,14 +40,15 @@
   /* Voici reports its progress through these two (voila_setup.macro.html.j2 defines them for the spinner). */
   window.update_loading_text = function (index, count, words) {
     if (ready) return;
-    if (words) say("Starting Python in your browser \u2014 the rules are here to read; the switches, replays and the "
-                   + "play table come alive in a few seconds.", "starting");
-    else if (count) say("Python is setting up this page (" + index + " of " + count + ") \u2014 the rules are here to read.", "running");
+    if (words) say("Starting Python in your browser", "starting",
+                   " \u2014 the rules are here to read; the switches, replays and the play table come alive in a few seconds");
+    else if (count) say("Python is setting up this page (" + index + " of " + count + ")", "running",
+                        " \u2014 the rules are here to read");
   };
   window.display_cells = function () {
     if (ready) return;
     ready = true;
-    say("Ready: Python runs in your browser, and the switches, replays and the play table work.", "ready");
+    say("Ready", "ready", ": Python runs in your browser, and the switches, replays and the play table work");
     document.body.classList.add("ck-python-ready");
     precache(false);
   };
