@@ -288,6 +288,58 @@ def test_a_whole_game_against_the_expert_with_the_hint_and_the_record(chromium, 
     final = record.final_state()
     assert record.game == "magische7" and final.is_terminal()
     assert final.view(None).result in table.locator(".ck-result").inner_text()
+    table.locator("button", has_text="Review my game").click()       # the expert reviews it, in the browser
+    page.wait_for_function("(t) => [...t.querySelectorAll('.ck-review')].some(r => /decision/.test(r.innerText))",
+                           arg=table.element_handle(), timeout=120000)
+    assert (page.errors, page.failed, page.external) == ([], [], [])
+    page.context_.close()
+
+
+def test_the_switches_replays_odds_and_the_rule_finder_work(chromium, static_url):
+    """Every kind of widget the pages use, live in the browser: a replay stepped through, a disputed rule's
+    example replayed under the other reading, a table the engine works out switched to a variation, the
+    landing page's rule finder, and the banking games' exact odds."""
+    page = _open(chromium, f"{static_url}/sieben.html")
+    _ready(page)
+    replay = page.locator(".ck-replay").first
+    replay.locator("button", has_text="Step through").click()
+    replay.locator("button", has_text="▶|").wait_for(timeout=30000)
+    before = replay.inner_text()
+    replay.locator("button", has_text="▶|").click()
+    page.wait_for_function("([r, b]) => r.innerText !== b", arg=[replay.element_handle(), before], timeout=30000)
+    card = page.locator("section#S7-3\\.2").locator("xpath=ancestor::div[@cell-index]")
+    card.locator("button", has_text="Step through it").click()
+    switch = card.locator(".widget-toggle-buttons button")
+    switch.first.wait_for(timeout=30000)
+    shown = card.locator(".ck-replay").inner_text()
+    switch.nth(1).click()
+    page.wait_for_function("([c, b]) => c.querySelector('.ck-replay').innerText !== b",
+                           arg=[card.element_handle(), shown], timeout=30000)
+    rules_table = page.locator("section#S7-1").locator("xpath=ancestor::div[@cell-index]")
+    select = rules_table.locator("select").first
+    table_before = rules_table.locator("table").last.inner_html()
+    select.select_option(index=1)
+    page.wait_for_function("([c, b]) => [...c.querySelectorAll('table')].pop().innerHTML !== b",
+                           arg=[rules_table.element_handle(), table_before], timeout=30000)
+    assert (page.errors, page.failed, page.external) == ([], [], [])
+    page.context_.close()
+
+    page = _open(chromium, f"{static_url}/index.html")
+    _ready(page)
+    finder = page.locator("input[type=text]").first
+    finder.fill("spiegel")
+    finder.press("Enter")
+    page.wait_for_function("() => /rules? with/.test(document.body.innerText)", timeout=30000)
+    assert page.locator("a", has_text="M7-").count() > 0
+    page.context_.close()
+
+    page = _open(chromium, f"{static_url}/vingt_et_un.html")
+    _ready(page)
+    page.locator(".ck-play-start").first.click()
+    table = page.locator(".ck-play").first
+    table.locator("button", has_text="Odds").click()
+    page.wait_for_function("(t) => /odds|chance/i.test(t.innerText) && /%/.test(t.innerText)",
+                           arg=table.element_handle(), timeout=60000)
     assert (page.errors, page.failed, page.external) == ([], [], [])
     page.context_.close()
 
