@@ -38,6 +38,14 @@ CULL_IDLE_TIMEOUT = 5 * 60
 CULL_INTERVAL = 30
 # The most kernels at once (one per open page, the preheated pool included): docs/site.md.
 MAX_KERNELS = 24
+# The most kernels one browser may hold (a third of the places, at most 8): docs/site.md.
+PER_BROWSER = 8
+
+
+def per_browser(max_kernels: int) -> int:
+    return max(1, min(PER_BROWSER, max_kernels // 3))
+
+
 # Kernels kept started, with their notebook already run, for each page (Voilà's preheated pool). Off:
 # under a burst of visitors it made pages slower (docs/site.md); `cardkit serve --pool-size N` turns it on.
 POOL_SIZE = 0
@@ -93,7 +101,10 @@ def voila_command(notebooks_dir: str | os.PathLike | None = None, port: int = 88
         f"--MappingKernelManager.cull_idle_timeout={CULL_IDLE_TIMEOUT}",
         f"--MappingKernelManager.cull_interval={CULL_INTERVAL}",
         "--MappingKernelManager.cull_connected=True",
+        # a kernel that dies is not restarted: it would come back under the same id without its page
+        "--KernelRestarter.restart_limit=0",
         f"--SiteKernelManager.max_kernels={max_kernels}",
+        f"--SiteKernelManager.max_kernels_per_browser={per_browser(max_kernels)}",
         *([f"--VoilaConfiguration.preheat_kernel=True", f"--VoilaConfiguration.default_pool_size={pool_size}"]
           if pool_size > 0 else []),
     ]
