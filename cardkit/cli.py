@@ -66,6 +66,9 @@ def cmd_play(args) -> int:
         except EOFError:
             print()
             return 1
+        except KeyboardInterrupt:
+            print()                            # off the prompt's line, for main's one line
+            raise
         if text in ("quit", "q"):
             return 0
         if text == "?":
@@ -128,10 +131,19 @@ def cmd_match(args) -> int:
 
 
 def cmd_impact(args) -> int:
+    try:
+        return _impact(args)
+    except KeyboardInterrupt:
+        if not args.no_bar:
+            print(file=sys.stderr)             # off the progress bar's line, for main's one line
+        raise
+
+
+def _impact(args) -> int:
     from . import impact
     _check_all(args, "--all measures every option of every game: give no game or option with it")
     if args.all:
-        impact.run(games=args.games, all_games=True, bar=not args.no_bar)
+        impact.run(games=args.games, all_games=True, bar=not args.no_bar, replace=args.replace)
         return 0
     if not args.game:
         raise CardkitError("name a game (cardkit games lists them), or give --all")
@@ -143,7 +155,7 @@ def cmd_impact(args) -> int:
     if not impact.disputed(args.game):
         print(f"{args.game} has no conflict or gap switched by an option: nothing to measure", file=sys.stderr)
         return 0
-    impact.run(args.game, games=args.games, option=args.option, bar=not args.no_bar)
+    impact.run(args.game, games=args.games, option=args.option, bar=not args.no_bar, replace=args.replace)
     return 0
 
 
@@ -194,11 +206,14 @@ def main(argv=None) -> int:
     im.add_argument("--all", action="store_true", help="every game, cheapest first")
     im.add_argument("--no-bar", action="store_true", help="no progress bar")
     im.add_argument("--plots", action="store_true", help="only draw the plots again from the stored data")
+    im.add_argument("--replace", action="store_true",
+                    help="replace a stored measurement even with one of fewer games (refused otherwise)")
     args = ap.parse_args(argv)
     try:
         if args.cmd == "serve":
             from .site import MAX_KERNELS, POOL_SIZE, serve
-            return serve(port=args.port, open_browser=args.open, max_kernels=args.max_kernels or MAX_KERNELS,
+            return serve(port=args.port, open_browser=args.open,
+                         max_kernels=MAX_KERNELS if args.max_kernels is None else args.max_kernels,
                          pool_size=POOL_SIZE if args.pool_size is None else args.pool_size) or 0
         if args.cmd == "build-static":
             from .site import build_static
@@ -225,7 +240,14 @@ def main(argv=None) -> int:
     except CardkitError as e:
         print(f"cardkit: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:          # Ctrl-C: one line, not a traceback
+        print(f"cardkit: stopped{STOPPED.get(args.cmd, '')}", file=sys.stderr)
+        return 130
     return 0
+
+
+# what Ctrl-C leaves behind, said after "cardkit: stopped"
+STOPPED = {"impact": " (the chunks of seeds finished are kept: the same command goes on from them)"}
 
 
 if __name__ == "__main__":

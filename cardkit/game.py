@@ -15,6 +15,7 @@ A game subclass implements the underscored hooks: ``_start`` (the state before t
 """
 from __future__ import annotations
 
+import math
 import os
 from typing import ClassVar
 
@@ -379,12 +380,19 @@ class State:
         dealt anew among the places they may be (OpenSpiel's ResampleFromInfostate).
 
         "Agrees" is checked, not assumed: the latest deal's unseen cards (the game's ``_unseen_slots``:
-        other hands, the stock) are shuffled among themselves, the actions since that deal are replayed,
+        other hands, the stock) are dealt anew among their places, the actions since that deal are replayed,
         and the candidate is kept only if every action stays legal and `player`'s view after every step
         is what it was. That also keeps what the play itself revealed (in Sieben, a leader who was not
         offered to continue holds no equal card). Future deals come from a fresh RNG drawn from `rng`.
-        If no candidate is found within `tries`, the state itself (the one sample surely consistent) is
-        returned with a fresh RNG. `rng`: a cardkit ``Rng``, an int seed, or None (OS randomness)."""
+
+        Candidates are first the unseen cards shuffled among all their places, up to `tries` of them; where
+        the game names what the play has proved about the deal (``_excluded``: a void shown by not following
+        suit), a shuffle that breaks it is passed over without a replay. If none fits, up to `tries` more
+        are dealt under that proof, uniformly among the deals that respect it, so that a position late in a
+        hand with many voids finds its deals at once instead of by luck. Either way every deal that fits is
+        equally likely. Only if no candidate fits does a walk from the true deal look for another
+        (``_walk``); the state itself comes back only when no deal but the true one fits (the deal is
+        forced). `rng`: a cardkit ``Rng``, an int seed, or None (OS randomness)."""
         self._check_seat(player)
         if rng is None or isinstance(rng, int) and not isinstance(rng, bool):
             rng = Rng(int.from_bytes(os.urandom(8), "big") if rng is None else rng)
@@ -438,36 +446,83 @@ class State:
             want.append(probe._observation(player))
         cards = list(deal.cards)
         hidden = [cards[i] for i in slots]
-        for _ in range(tries):
+        dealer = False                          # made at the first shuffle that does not fit
+        for t in range(tries):
             rng.shuffle(hidden)
+            if dealer and not dealer.respects(hidden):
+                continue                        # it breaks what the play proved: it cannot fit
             new = list(cards)
             for i, c in zip(slots, hidden):
                 new[i] = c
-            cand = prefix._fork()
-            d = Deal(new)
-            cand._deal(d)
-            cand.history.append(d)
-            cand._legal_cache = None
-            if cand._observation(player) != want[0]:
-                continue
-            ok = True
-            for step, a in enumerate(suffix, 1):
-                legal = cand.legal_actions()
-                if a not in legal:
-                    text = a.text.lower()
-                    a = next((x for x in legal if x.text.lower() == text), None)
-                    if a is None:
-                        ok = False
-                        break
-                cand._apply(a)
-                cand.history.append(a)
-                cand._legal_cache = None
-                if cand._observation(player) != want[step]:
-                    ok = False
-                    break
-            if ok:
+            cand = self._fits(prefix, new, suffix, want, player)
+            if cand is not None:
                 return cand
-        return self.clone()
+            if dealer is False:
+                dealer = _ExclusionDealer.make(slots, hidden, self._excluded())
+        if dealer:
+            for t in range(tries):
+                cand = self._fits(prefix, dealer.deal(rng, cards), suffix, want, player)
+                if cand is not None:
+                    return cand
+        return self._walk(prefix, cards, slots, suffix, want, player, rng, 20 * len(slots))
+
+    def _fits(self, prefix: "State", cards: list, suffix: list, want: list, player: int):
+        """The position reached by dealing `cards` after `prefix` and replaying `suffix`, if every action stays
+        legal and `player` sees what `want` holds after each step; else None."""
+        cand = prefix._fork()
+        d = Deal(cards)
+        cand._deal(d)
+        cand.history.append(d)
+        cand._legal_cache = None
+        if cand._observation(player) != want[0]:
+            return None
+        for step, a in enumerate(suffix, 1):
+            legal = cand.legal_actions()
+            if a not in legal:
+                text = a.text.lower()
+                a = next((x for x in legal if x.text.lower() == text), None)
+                if a is None:
+                    return None
+            cand._apply(a)
+            cand.history.append(a)
+            cand._legal_cache = None
+            if cand._observation(player) != want[step]:
+                return None
+        return cand
+
+    def _walk(self, prefix: "State", cards: list, slots: list, suffix: list, want: list, player: int, rng: Rng,
+              steps: int) -> "State":
+        """Where no candidate dealt from scratch fitted: a random walk over the deals that fit, from the true
+        one. Each step swaps the cards of two unseen places and keeps the swap if the deal still fits (a
+        symmetric proposal: in the long run every deal the walk can reach is equally likely). If no step of
+        `steps` moved, every swap is tried once (in a random order) before the deal is called forced and the
+        state itself is returned; a swap that fits starts the walk again from there."""
+        n = len(slots)
+        cur, state = list(cards), None
+        for attempt in range(2):
+            for _ in range(steps):
+                a, b = slots[rng.below(n)], slots[rng.below(n)]
+                if cur[a] is cur[b]:
+                    continue
+                new = list(cur)
+                new[a], new[b] = new[b], new[a]
+                cand = self._fits(prefix, new, suffix, want, player)
+                if cand is not None:
+                    cur, state = new, cand
+            if state is not None or attempt:
+                break
+            pairs = [(a, b) for x, a in enumerate(slots) for b in slots[x + 1:] if cur[a] is not cur[b]]
+            rng.shuffle(pairs)
+            for a, b in pairs:
+                new = list(cur)
+                new[a], new[b] = new[b], new[a]
+                cand = self._fits(prefix, new, suffix, want, player)
+                if cand is not None:
+                    cur, state = new, cand
+                    break
+            if state is None:
+                break
+        return state if state is not None else self.clone()
 
     def _fork(self) -> "State":
         """An independent copy of this position for `resample` to try candidates from (one per try). The
@@ -515,6 +570,14 @@ class State:
         """(seat or None, card) for every card of the latest deal that has been shown to all (played,
         turned up): the slot it came from counts as seen. A game implements this for ``resample``."""
         raise NotImplementedError(f"{type(self).__name__} does not implement _revealed (needed by resample)")
+
+    def _excluded(self) -> list:
+        """What the play has proved about the latest deal, for ``resample``: (slots, cards) pairs, each
+        saying that none of `cards` was dealt to any of `slots` (indices into the deal's cards, as in
+        ``_deal_owners``) — a player who did not follow suit held no card of it. It must be sound (the true
+        deal respects it); it need not be complete (every candidate is checked by replaying the play). By
+        default nothing is proved: the unseen cards are only ever shuffled."""
+        return []
 
     def snapshot(self) -> tuple:
         """Everything that makes this state what it is, as a comparable value."""
@@ -664,3 +727,135 @@ class State:
             legal = self._deal(d)
             history.append(d)
             self._legal_cache = legal
+
+
+def _below(rng: Rng, n: int) -> int:
+    """A uniform integer in [0, n) for any n (the counts of deals outgrow 64 bits): ``rng.below`` up to
+    2**64, beyond that several 64-bit draws read as one number (rejection sampling, no bias)."""
+    if n <= 1 << 64:
+        return rng.below(n)
+    words = (n.bit_length() + 63) // 64
+    span = 1 << (64 * words)
+    limit = span - span % n
+    while True:
+        x = 0
+        for _ in range(words):
+            x = (x << 64) | rng.next64()
+        if x < limit:
+            return x % n
+
+
+class _ExclusionDealer:
+    """Deals the unseen cards of a deal under what the play has proved (``State._excluded``), uniformly among
+    every deal that respects it (with each copy of a card told apart, as a shuffle tells them apart).
+
+    The unseen places fall into groups ("buckets") that the proof treats alike, and the cards into kinds by
+    the buckets they may go to. A deal is then, first, how many cards of each kind each bucket gets —
+    counted exactly (each choice weighs as many deals as it leaves: a multinomial coefficient per kind) and
+    drawn with that weight, kind after kind — and second, which cards those are and in what order they lie
+    in a bucket's places, both shuffled. Everything is built from the cards in pack order and the places in
+    deal order, never from where the true deal put a card."""
+
+    __slots__ = ("buckets", "kinds", "_ways", "_splits", "_checks")
+
+    @classmethod
+    def make(cls, slots: list, hidden: list, excluded) -> "_ExclusionDealer | None":
+        """A dealer for these unseen `slots` and their cards, or None where the proof constrains nothing here."""
+        unseen = set(slots)
+        forbidden: dict = {}
+        for where, cards in excluded:
+            cards = set(cards)
+            for i in where:
+                if i in unseen:
+                    forbidden.setdefault(i, set()).update(cards)
+        if not forbidden:
+            return None
+        here = set(hidden)
+        buckets: dict = {}
+        for i in sorted(slots):
+            buckets.setdefault(frozenset(forbidden.get(i, ())) & here, []).append(i)
+        if len(buckets) == 1 and not next(iter(buckets)):
+            return None
+        d = cls()
+        d.buckets = list(buckets.items())
+        kinds: dict = {}
+        for c in sorted(hidden, key=lambda c: c.index):
+            allowed = tuple(b for b, (no, _) in enumerate(d.buckets) if c not in no)
+            kinds.setdefault(allowed, []).append(c)
+        d.kinds = list(kinds.items())
+        d._ways, d._splits = {}, {}
+        d._checks = [(j, forbidden[i]) for j, i in enumerate(slots) if i in forbidden]
+        if any(not allowed for allowed, _ in d.kinds) or not d._count(0, tuple(len(s) for _, s in d.buckets)):
+            return None      # an unsound proof: no deal respects it (the true one must), so it is not used
+        return d
+
+    def respects(self, hidden: list) -> bool:
+        """Whether the unseen cards `hidden`, in the order of the unseen places given to `make`, put no card
+        where the proof says it cannot be."""
+        for j, no in self._checks:
+            if hidden[j] in no:
+                return False
+        return True
+
+    def _options(self, i: int, room: tuple) -> list:
+        """(weight, new room, split) for each way of sharing kind `i`'s cards among its buckets within `room`."""
+        key = (i, room)
+        out = self._splits.get(key)
+        if out is None:
+            allowed, cards = self.kinds[i]
+            out = []
+            fact = math.factorial
+
+            def share(j: int, left: int, split: tuple):
+                b = allowed[j]
+                if j == len(allowed) - 1:
+                    if left <= room[b]:
+                        yield split + (left,)
+                    return
+                for x in range(min(left, room[b]) + 1):
+                    yield from share(j + 1, left - x, split + (x,))
+
+            n = len(cards)
+            for split in share(0, n, ()):
+                rest = list(room)
+                w = fact(n)
+                for b, x in zip(allowed, split):
+                    rest[b] -= x
+                    w //= fact(x)
+                out.append((w, tuple(rest), split))
+            self._splits[key] = out
+        return out
+
+    def _count(self, i: int, room: tuple) -> int:
+        """The number of ways to deal kinds i, i+1, … into `room` (the places left in each bucket)."""
+        if i == len(self.kinds):
+            return 1 if not any(room) else 0
+        key = (i, room)
+        got = self._ways.get(key)
+        if got is None:
+            got = self._ways[key] = sum(w * self._count(i + 1, rest) for w, rest, _ in self._options(i, room))
+        return got
+
+    def deal(self, rng: Rng, cards: list) -> list:
+        """The deal's cards with the unseen places dealt anew (a fresh list)."""
+        room = tuple(len(s) for _, s in self.buckets)
+        into: list = [[] for _ in self.buckets]
+        for i, (allowed, kind) in enumerate(self.kinds):
+            x = _below(rng, self._count(i, room))
+            for w, rest, split in self._options(i, room):
+                w *= self._count(i + 1, rest)
+                if x < w:
+                    break
+                x -= w
+            pile = rng.shuffle(list(kind))
+            at = 0
+            for b, n in zip(allowed, split):
+                into[b] += pile[at:at + n]
+                at += n
+            room = rest
+        new = list(cards)
+        for (_, places), got in zip(self.buckets, into):
+            rng.shuffle(got)
+            for i, c in zip(places, got):
+                new[i] = c
+        return new

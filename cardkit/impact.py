@@ -468,10 +468,12 @@ def data_dir() -> Path:
 
 
 def generate(game_name: str, games: int = GAMES, options: list | None = None, out: Path | None = None,
-             bar: bool = True, log=None) -> dict:
+             bar: bool = True, log=None, replace: bool = False) -> dict:
     """Compute the data of `game_name` (all its disputed options, or `options`), write the JSON and the
     plots; an existing file keeps the options not recomputed. The options measured under the same base
-    options share the default reading's games: each seed's game A is played once. Returns the data."""
+    options share the default reading's games: each seed's game A is played once. A stored measurement
+    of more games is not replaced by one of fewer unless `replace` (a CardkitError before any game is
+    played); what is replaced is said to `log`. Returns the data."""
     names = [r.option for r in disputed(game_name)]
     todo = names if not options else list(options)
     for o in todo:
@@ -486,6 +488,12 @@ def generate(game_name: str, games: int = GAMES, options: list | None = None, ou
     if not data or data.get("version") != VERSION or data.get("chunk") != CHUNK:
         data = {"format": FORMAT, "version": VERSION, "game": game_name, "bots": BOT, "chunk": CHUNK,
                 "options": {}}
+    stored = {o: data["options"][o]["games"] for o in todo if o in data["options"]}
+    fewer = {o: n for o, n in stored.items() if n > games}
+    if fewer and not replace:
+        raise cardkit.CardkitError(
+            f"{game_name}: " + ", ".join(f"{o} is stored with {n:,} games a reading" for o, n in fewer.items())
+            + f"; {games:,} would replace it with fewer (nothing was changed; --replace to do it anyway)")
     groups: dict = {}
     for o in todo:
         groups.setdefault(_key(setting(game_name, o)), []).append(o)
@@ -536,6 +544,10 @@ def generate(game_name: str, games: int = GAMES, options: list | None = None, ou
     for o in todo:
         (out / f"{game_name}-{o}.svg").write_text(plot_svg(game_name, o, data), encoding="utf-8")
     part_path.unlink(missing_ok=True)
+    for o, n in stored.items():
+        if log and n != games:
+            log(f"{game_name} {o}: replaced the stored measurement of {n:,} games a reading (and its plot) "
+                f"with this one of {games:,}")
     return data
 
 
@@ -961,16 +973,16 @@ def redraw(game_name: str, out: Path | None = None) -> list[str]:
 
 # --- the command ---------------------------------------------------------------------------------------
 def run(game_name: str | None = None, games: int = GAMES, option=None, all_games: bool = False,
-        out: Path | None = None, bar: bool = True) -> None:
-    """`cardkit impact GAME [--games N] [--option NAME]` / `cardkit impact --all`, cheapest first."""
+        out: Path | None = None, bar: bool = True, replace: bool = False) -> None:
+    """`cardkit impact GAME [--games N] [--option NAME] [--replace]` / `cardkit impact --all`, cheapest first."""
     log = lambda s: print(s, file=sys.stderr)  # noqa: E731
     if all_games:
         for g in [g for g in ORDER if g in cardkit.GAMES] + [g for g in cardkit.GAMES if g not in ORDER]:
             if disputed(g):
-                generate(g, games, out=out, bar=bar, log=log)
+                generate(g, games, out=out, bar=bar, log=log, replace=replace)
         return
     options = [option] if isinstance(option, str) else list(option or [])
-    generate(game_name, games, options or None, out=out, bar=bar, log=log)
+    generate(game_name, games, options or None, out=out, bar=bar, log=log, replace=replace)
 
 
 # cheapest first: CPU seconds for 10,000 seeds of every option, measured on a shared machine (2026-11)

@@ -80,6 +80,8 @@ class Record:
             data = json.loads(text)
         except (json.JSONDecodeError, TypeError) as e:
             raise RecordError(f"not a JSON record: {e}") from None
+        except RecursionError:                 # brackets nested thousands deep: no record is
+            raise RecordError("not a JSON record: nested too deeply") from None
         return cls.from_dict(data)
 
     @classmethod

@@ -40,6 +40,14 @@ CULL_IDLE_TIMEOUT = 5 * 60
 CULL_INTERVAL = 30
 # The most kernels at once (one per open page, the preheated pool included): docs/site.md.
 MAX_KERNELS = 24
+# The most kernels one browser may hold (a third of the places, at most 8): docs/site.md.
+PER_BROWSER = 8
+
+
+def per_browser(max_kernels: int) -> int:
+    return max(1, min(PER_BROWSER, max_kernels // 3))
+
+
 # Kernels kept started, with their notebook already run, for each page (Voilà's preheated pool). Off:
 # under a burst of visitors it made pages slower (docs/site.md); `cardkit serve --pool-size N` turns it on.
 POOL_SIZE = 0
@@ -78,8 +86,7 @@ def voila_command(notebooks_dir: str | os.PathLike | None = None, port: int = 88
     notebooks_dir = Path(notebooks_dir or NOTEBOOKS_DIR).resolve()
     if not notebooks_dir.is_dir():
         raise CardkitError(f"no notebooks folder at {notebooks_dir}")
-    if max_kernels < 1:
-        raise CardkitError("--max-kernels must be at least 1")
+    check_settings(port, max_kernels, pool_size)
     return [
         sys.executable, str(VOILA_DIR / "site_app.py"), str(notebooks_dir),
         # only cardkit's voila.py (Host check, the xsrf cookie's SameSite), no
@@ -96,10 +103,55 @@ def voila_command(notebooks_dir: str | os.PathLike | None = None, port: int = 88
         f"--MappingKernelManager.cull_idle_timeout={CULL_IDLE_TIMEOUT}",
         f"--MappingKernelManager.cull_interval={CULL_INTERVAL}",
         "--MappingKernelManager.cull_connected=True",
+        # a kernel that dies is not restarted: it would come back under the same id without its page
+        "--KernelRestarter.restart_limit=0",
         f"--SiteKernelManager.max_kernels={max_kernels}",
+        f"--SiteKernelManager.max_kernels_per_browser={per_browser(max_kernels)}",
         *([f"--VoilaConfiguration.preheat_kernel=True", f"--VoilaConfiguration.default_pool_size={pool_size}"]
           if pool_size > 0 else []),
     ]
+
+
+def _whole(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def check_settings(port, max_kernels, pool_size) -> None:
+    """The serve settings a server can honour, else a CardkitError in one line."""
+    if not _whole(port) or not 1 <= port <= 65535:
+        raise CardkitError(f"--port must be a port number from 1 to 65535, not {port!r}")
+    if not _whole(max_kernels) or max_kernels < 1:
+        raise CardkitError(f"--max-kernels must be at least 1, not {max_kernels!r}")
+    if not _whole(pool_size) or pool_size < 0:
+        raise CardkitError(f"--pool-size must be 0 (no preheated kernels) or more, not {pool_size!r}")
+
+
+def check_port_free(port: int) -> None:
+    """A CardkitError in one line if this machine's `port` cannot be listened on (in use, or not allowed)."""
+    with socket.socket() as s:
+        try:
+            s.bind((HOST, port))
+        except PermissionError:
+            raise CardkitError(f"port {port} may not be used by this user (ports below 1024 need root): "
+                               "give --port N") from None
+        except OSError:
+            raise CardkitError(f"port {port} on {HOST} is in use (another server, or the site already "
+                               "running?): stop it, or give --port N") from None
+
+
+def _wait_until_answering(proc: subprocess.Popen, base: str, timeout: float | None) -> bool:
+    """Wait until the server at `base` answers HTTP: True, or False once `proc` has ended (or `timeout`)."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while True:
+        try:
+            urllib.request.urlopen(f"{base}/voila/static/voila.js", timeout=2).close()
+            return True
+        except urllib.error.HTTPError:  # an answer all the same
+            return True
+        except OSError:
+            if proc.poll() is not None or deadline is not None and time.monotonic() > deadline:
+                return False
+            time.sleep(0.1)
 
 
 def voila_env() -> dict[str, str]:
@@ -111,13 +163,23 @@ def voila_env() -> dict[str, str]:
 
 def serve(port: int = 8866, open_browser: bool = False, notebooks_dir=None,
           max_kernels: int = MAX_KERNELS, pool_size: int = POOL_SIZE) -> int:
-    """Run the site in the foreground until Ctrl-C; returns Voilà's exit code."""
+    """Run the site in the foreground until Ctrl-C; returns Voilà's exit code. Settings the server cannot
+    honour, and a port it cannot listen on, raise a CardkitError before it starts; the address is printed
+    once the server answers on it."""
     command = voila_command(notebooks_dir, port, open_browser, max_kernels, pool_size)
-    print(f"cardkit site: http://{HOST}:{port}/{INDEX_PATH}  (Ctrl-C to stop)", flush=True)
+    check_port_free(port)
     proc = subprocess.Popen(command, env=voila_env())
     signal.signal(signal.SIGTERM, lambda *_: proc.terminate())  # pass a supervisor's stop on to Voilà
+    started = False
     while True:
         try:
+            if not started:
+                started = True
+                if not _wait_until_answering(proc, f"http://{HOST}:{port}", None):
+                    code = proc.wait()
+                    raise CardkitError(f"the site did not start on port {port} (Voilà's messages above; "
+                                       f"exit code {code})")
+                print(f"cardkit site: http://{HOST}:{port}/{INDEX_PATH}  (Ctrl-C to stop)", flush=True)
             return proc.wait()
         except KeyboardInterrupt:  # Ctrl-C reached Voilà too: wait while it shuts its kernels down
             pass
@@ -152,19 +214,9 @@ def running_site(notebooks_dir=None, port: int | None = None, timeout: float = 6
         proc = subprocess.Popen(voila_command(notebooks_dir, port, max_kernels=max_kernels, pool_size=pool_size), env=voila_env(), stdout=log,
                                 stderr=subprocess.STDOUT, start_new_session=True)
         try:
-            deadline = time.monotonic() + timeout
-            while True:
-                try:
-                    urllib.request.urlopen(f"{base}/voila/static/voila.js", timeout=2).close()
-                    break
-                except urllib.error.HTTPError:  # an answer all the same
-                    break
-                except OSError:
-                    if proc.poll() is not None or time.monotonic() > deadline:
-                        log.seek(0)
-                        raise RuntimeError("the Voilà server did not start:\n"
-                                           + log.read().decode(errors="replace")) from None
-                    time.sleep(0.1)
+            if not _wait_until_answering(proc, base, timeout):
+                log.seek(0)
+                raise RuntimeError("the Voilà server did not start:\n" + log.read().decode(errors="replace"))
             url = SiteURL(base)
             url.pid, url.log_file = proc.pid, log
             yield url

@@ -656,7 +656,8 @@ def _good_record() -> dict:
     return s.to_record().to_dict()
 
 
-@pytest.mark.parametrize("text", ["", "not json", "{", "[1, 2]", "42", '"a string"', "null", None])
+@pytest.mark.parametrize("text", ["", "not json", "{", "[1, 2]", "42", '"a string"', "null", None,
+                                  "[" * 100_000 + "]" * 100_000, '{"a": ' * 5_000 + "1" + "}" * 5_000])
 def test_malformed_record_text(text):
     with pytest.raises(RecordError):
         Record.loads(text)

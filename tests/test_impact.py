@@ -197,6 +197,30 @@ def test_the_command_measures_and_refuses_what_is_not_there(tmp_path, monkeypatc
     assert "nothing to measure" in capsys.readouterr().err
 
 
+def test_a_stored_measurement_is_not_replaced_by_a_smaller_one_unless_asked(tmp_path, monkeypatch, capsys):
+    """`cardkit impact sieben --games 2 --option draw_order` silently replaced the stored 10,000-game result
+    and its plot, on which the README and the page rest: now it is refused before any game is played, and
+    a replacement, asked for or by a larger run, is said."""
+    from cardkit.cli import main
+    monkeypatch.setattr(impact, "data_dir", lambda: tmp_path)
+    assert main(["impact", "faro", "--games", "4", "--option", "doublets", "--no-bar"]) == 0
+    stored = {f.name: f.read_bytes() for f in tmp_path.iterdir()}
+    capsys.readouterr()
+    monkeypatch.setattr(impact, "Trace", lambda *a: pytest.fail("a game was played"))
+    assert main(["impact", "faro", "--games", "2", "--option", "doublets", "--no-bar"]) == 2
+    err = capsys.readouterr().err
+    assert err == ("cardkit: faro: doublets is stored with 4 games a reading; 2 would replace it with fewer "
+                   "(nothing was changed; --replace to do it anyway)\n")
+    assert {f.name: f.read_bytes() for f in tmp_path.iterdir()} == stored
+    assert main(["impact", "--all", "--games", "2", "--no-bar"]) == 2   # faro comes first: nothing played
+    monkeypatch.undo()
+    monkeypatch.setattr(impact, "data_dir", lambda: tmp_path)
+    assert main(["impact", "faro", "--games", "2", "--option", "doublets", "--no-bar", "--replace"]) == 0
+    assert json.loads((tmp_path / "faro.json").read_text())["options"]["doublets"]["games"] == 2
+    assert ("faro doublets: replaced the stored measurement of 4 games a reading (and its plot) with this one "
+            "of 2") in capsys.readouterr().err
+
+
 # --- the bank's exact edge -----------------------------------------------------------------------------
 def test_the_exact_edges_come_from_the_odds_code():
     from fractions import Fraction

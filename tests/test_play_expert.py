@@ -115,7 +115,52 @@ def test_the_expert_behind_the_hint_sees_only_what_the_human_has_seen(monkeypatc
     assert same._msg.value == other._msg.value and "The expert would play" in same._msg.value
 
 
-# --- the review ----------------------------------------------------------------------------------------
+def _hands(state) -> tuple:
+    return tuple(tuple(c.text for c in seat.hand) for seat in state.view(None).seats)
+
+
+def test_late_in_a_whist_hand_the_hint_and_undo_get_other_deals_not_the_real_one(monkeypatch):
+    """The visitor's find: 20 first legal moves into seed 1, 15 cards unseen by South, the voids shown
+    made shuffles fit so rarely that resample gave up and returned the real deal — to the Hint (its sample,
+    7 of the expert's 15) and to Undo (10♦, Undo, 10♦ met the same hidden cards every time), though West
+    J♠ K♦ 9♦ 8♦ 3♦ and North J♣ 10♣ 8♣ 7♣ 7♦ fit everything South has seen too."""
+    table = widgets.PlayTable("whist", seed=1)
+    for _ in range(20):
+        table.play(table.state.legal_actions()[0])
+    s = table.state
+    real = _hands(s)
+    assert len(s.history) == 86 and len(s._unseen_slots(0)) == 15
+    assert real[1:3] == (("JS", "10C", "9D", "7D", "3D"), ("JC", "8C", "7C", "KD", "8D"))
+    other = list(s.history)   # the deal the visitor named fits: every card of the hand the same, and South's view
+    k = max(i for i, a in enumerate(other) if a.__class__ is Deal)
+    cards = list(other[k].cards)
+    swap = {"10C": "KD", "KD": "10C", "7D": "8D", "8D": "7D"}
+    other[k] = Deal([next(c2 for c2 in cards if c2.text == swap[c.text]) if c.text in swap else c for c in cards])
+    fits = s.game.blank_state()
+    for a in other:
+        fits.apply(a if a.__class__ is Deal else a.text)
+    assert fits.view(0) == s.view(0) and _hands(fits)[1][1] == "KD"
+    # the Hint: its sample and the expert's own samples are other deals (a fair resample gives this one
+    # about once in a couple of hundred)
+    samples = []
+    sample = ExpertBot._sample
+    monkeypatch.setattr(ExpertBot, "_sample", lambda self, st, me: samples.append(sample(self, st, me)) or samples[-1])
+    got = []
+    analyse = ExpertBot.analyse
+    monkeypatch.setattr(ExpertBot, "analyse", lambda self, st: got.append(st) or analyse(self, st))
+    table.hint(playouts=60)
+    assert got and _hands(got[0]) != real and got[0].view(0) == s.view(0)
+    assert len(samples) >= 10 and sum(_hands(x) == real for x in samples) <= 1
+    # Undo: the same card again meets other hidden cards
+    assert "10D" in [a.text for a in s.legal_actions()]
+    after = []
+    for _ in range(6):
+        table.undo() if after else None
+        assert table.state.view(0) == s.view(0)
+        after.append(_hands(table.state))
+        assert table.play("10D")
+    assert sum(h == real for h in after[1:]) <= 1 and len(set(after)) >= 4
+
 def finish(table, seed=1):
     bot = RandomBot(seed)
     while not table.state.is_terminal():

@@ -484,21 +484,32 @@ def _wait_for_kernels(base_url, at_most: int, seconds: float = 20) -> None:
         time.sleep(0.2)
 
 
+_NAVIGATE = {"Sec-Fetch-Dest": "document", "Sec-Fetch-Mode": "navigate"}
+
+
 @pytest.mark.parametrize("headers, served", [
     ({}, True),   # curl, or any client without Fetch Metadata
-    ({"Sec-Fetch-Dest": "document", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Site": "cross-site"}, True),
+    ({**_NAVIGATE, "Sec-Fetch-Site": "cross-site", "Sec-Fetch-User": "?1"}, True),   # a link clicked elsewhere
+    ({**_NAVIGATE, "Sec-Fetch-Site": "none", "Sec-Fetch-User": "?1"}, True),         # typed, a bookmark
+    ({**_NAVIGATE, "Sec-Fetch-Site": "same-origin"}, True),                          # from the site's pages
+    ({**_NAVIGATE, "Sec-Fetch-Site": "cross-site"}, "open"),     # another site's script, popup or redirect
+    ({**_NAVIGATE, "Sec-Fetch-Site": "same-site"}, "open"),      # another port of this machine, no click
     ({"Sec-Fetch-Dest": "empty", "Sec-Fetch-Mode": "no-cors", "Sec-Fetch-Site": "cross-site"}, False),
     ({"Sec-Fetch-Dest": "empty", "Sec-Fetch-Mode": "cors", "Sec-Fetch-Site": "same-origin"}, False),
     ({"Sec-Fetch-Dest": "iframe", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Site": "cross-site"}, False),
-    ({"Sec-Fetch-Dest": "document", "Sec-Fetch-Mode": "navigate", "Sec-Purpose": "prefetch"}, False),
+    ({**_NAVIGATE, "Sec-Purpose": "prefetch"}, False),
 ])
 def test_only_a_page_visit_starts_a_kernel(base_url, headers, served):
     before = _settled_kernels(base_url)
-    status, response_headers, body = _request(base_url, "/voila/render/baseline.ipynb", headers=headers)
-    if served:
+    status, response_headers, body = _request(base_url, "/voila/render/baseline.ipynb?x=1", headers=headers)
+    if served is True:
         assert status == 200 and '"kernelId"' in body
         _shut_down(base_url, response_headers, body)
         _wait_for_kernels(base_url, len(before))
+    elif served == "open":   # a page with a link to open it (the same address), and no kernel
+        assert status == 200 and '"kernelId"' not in body and "Traceback" not in body
+        assert "Open this page?" in body and 'href="/voila/render/baseline.ipynb?x=1"' in body
+        assert _settled_kernels(base_url) <= before
     else:
         assert status == 403 and '"kernelId"' not in body and "Traceback" not in body
         assert _settled_kernels(base_url) <= before   # no kernel started (one may have ended)
@@ -590,10 +601,15 @@ def test_static_files_answer_only_to_local_host_names(base_url, path):
 
 
 def test_xsrf_cookie_is_same_site_strict(base_url):
+    """Every cookie is for the site's own pages only (Strict), but the browser's name the per-browser cap
+    counts by: Lax, so that a navigation from another site carries it too, and HttpOnly."""
     status, headers, body = _request(base_url, "/voila/render/baseline.ipynb")
     assert status == 200
-    assert all("SameSite=Strict" in cookie for cookie in headers.get_all("Set-Cookie"))
+    cookies = headers.get_all("Set-Cookie")
+    assert all("SameSite=Strict" in cookie for cookie in cookies if not cookie.startswith("cardkit_browser="))
     assert "SameSite=Strict" in _cookie(headers, "_xsrf")
+    browser = _cookie(headers, "cardkit_browser")
+    assert "SameSite=Lax" in browser and "HttpOnly" in browser
     _shut_down(base_url, headers, body)
 
 
@@ -673,3 +689,208 @@ def test_a_visitor_cannot_flood_the_kernel_with_widgets(baseline):
     result = page.evaluate(_OPEN_COMMS, [page.evaluate(_KERNEL_ID), 300])
     assert 0 < result["open"] <= 16
     assert _leaks(result["seen"]) == []
+
+
+# --- what the visitor's probes found, again (issue 25) --------------------------------------------------
+def _kernel_process(base_url, kernel: str):
+    import psutil
+    for p in psutil.Process(base_url.pid).children(recursive=True):
+        try:
+            if f"kernel-{kernel}.json" in " ".join(p.cmdline()):
+                return p
+        except psutil.Error:
+            pass
+    return None
+
+
+def _wait_for_status(base_url, path: str, status: int, seconds: float = 20) -> int:
+    import time
+    deadline = time.monotonic() + seconds
+    while True:
+        got = _get(base_url, path)[0]
+        if got == status or time.monotonic() > deadline:
+            return got
+        time.sleep(0.2)
+
+
+def test_a_killed_kernel_is_not_restarted_and_the_page_says_so(browser, base_url):
+    """Killed, the kernel came back under the same id within 2 s, without its notebook or widgets; the
+    page's watch got 200 and never said the table was closed. Now the server lets it go (a kernel is never
+    restarted) and the next click says so."""
+    context, page, external, errors = _open(browser, base_url, "sieben.ipynb")
+    kernel = page.evaluate(_KERNEL_ID)
+    process = _kernel_process(base_url, kernel)
+    assert process is not None
+    process.kill()
+    assert _wait_for_status(base_url, f"/api/kernels/{kernel}", 404) == 404
+    assert _kernel_process(base_url, kernel) is None             # and none started under its name
+    assert page.locator(".ck-closed").count() == 0
+    page.locator(".ck-play button").first.click()
+    notice = page.locator(".ck-closed")
+    notice.wait_for(timeout=10000)
+    assert notice.inner_text() == "The table was closed — reload the page to play again."
+    assert "died, removing from map" in base_url.log()
+    _close(context)
+
+
+def test_another_sites_popups_start_no_kernel_and_a_click_still_opens_the_page(browser, base_url):
+    """A page on another site pointed one popup at a game page 26 times, 0.4 s apart: each a navigation
+    replaced before its page loaded, so 24 kernels stayed until culled and visitors got the busy page.
+    Navigations no person made (no Sec-Fetch-User) now get a page with a link and no kernel; a person who
+    clicks a link on another site, or that link, gets the page. (about:blank stands in for the other site.)"""
+    url = f"{base_url}/voila/render/baseline.ipynb"
+    context = browser.new_context()
+    page = context.new_page()
+    before = _settled_kernels(base_url)
+    with context.expect_page() as popped:
+        page.evaluate("""async (url) => {
+          const popup = window.open("about:blank", "cardkit");
+          for (let i = 0; i < 26; i++) {
+            popup.location = `${url}?n=${i}`;
+            await new Promise((resolve) => setTimeout(resolve, 400));
+          }
+        }""", url)
+    popup = popped.value
+    popup.wait_for_load_state()
+    page.wait_for_timeout(3000)
+    assert _settled_kernels(base_url) <= before                 # not one kernel
+    assert popup.locator("h1").inner_text() == "Open this page?"
+    # the person clicks the link: the page, with its table
+    popup.locator("a.ck-open-link").click()
+    popup.wait_for_function(_READY, timeout=60000)
+    assert "?n=25" in popup.url and _get(base_url, f"/api/kernels/{popup.evaluate(_KERNEL_ID)}")[0] == 200
+    # a person clicking a link on another site gets the page at once
+    page.set_content(f'<a id="go" href="{url}?clicked" target="_blank">cardkit</a>')
+    with context.expect_page() as clicked:
+        page.click("#go")
+    other = clicked.value
+    other.wait_for_function(_READY, timeout=60000)
+    assert _get(base_url, f"/api/kernels/{other.evaluate(_KERNEL_ID)}")[0] == 200
+    _close(context)
+
+
+_READY = """() => !document.getElementById("loading") && [...document.querySelectorAll(".jupyter-widgets")]
+  .some((el) => el.checkVisibility() && !el.matches(":disabled"))"""
+
+
+def test_one_browser_cannot_hold_the_whole_site(base_url):
+    """A browser (its cookie) holds at most a third of the places (8 of 24; here 4 of 14): beyond that it
+    gets a page that says so (429) and no kernel, while another browser still gets in."""
+    from cardkit.site import per_browser
+    share = per_browser(MAX_KERNELS)
+    assert 1 <= share < MAX_KERNELS
+    _wait_for_kernels(base_url, MAX_KERNELS - share - 2)
+    mine = {"Cookie": "cardkit_browser=" + "a" * 32}
+    pages = []
+    try:
+        for _ in range(share):
+            pages.append(_request(base_url, "/voila/render/baseline.ipynb", headers=mine))
+            assert pages[-1][0] == 200
+        before = _settled_kernels(base_url)
+        status, headers, body = _request(base_url, "/voila/render/baseline.ipynb", headers=mine)
+        assert status == 429 and headers["Retry-After"] == "60" and '"kernelId"' not in body
+        assert "Too many pages open" in body and "Close one of them" in body and "Traceback" not in body
+        assert _settled_kernels(base_url) <= before
+        pages.append(_request(base_url, "/voila/render/baseline.ipynb", headers={"Cookie": "cardkit_browser=" + "b" * 32}))
+        assert pages[-1][0] == 200
+    finally:
+        for status, headers, body in pages:
+            if status == 200:
+                _shut_down(base_url, headers, body)
+
+
+def test_a_kernel_whose_page_never_connects_is_shut_down_within_a_minute(browser, base_url):
+    """A navigation replaced before its page loaded (or any request whose page nobody loads) held its
+    kernel until the culler came, 5.5 minutes later; now until a minute after the page was sent. A page
+    that loaded keeps its kernel."""
+    import time
+    context, page, external, errors = _open(browser, base_url, "baseline.ipynb")
+    loaded = page.evaluate(_KERNEL_ID)
+    status, headers, body = _request(base_url, "/voila/render/baseline.ipynb")
+    import re
+    orphan = re.search(r'"kernelId": "([\w-]+)"', body).group(1)
+    sent = time.monotonic()
+    assert _get(base_url, f"/api/kernels/{orphan}")[0] == 200
+    time.sleep(55)
+    assert _get(base_url, f"/api/kernels/{orphan}")[0] == 200        # not before the minute is up
+    assert _wait_for_status(base_url, f"/api/kernels/{orphan}", 404, seconds=30) == 404
+    assert time.monotonic() - sent < 80
+    assert _get(base_url, f"/api/kernels/{loaded}")[0] == 200
+    assert "its page never connected" in base_url.log()
+    _close(context)
+
+
+_FLOOD = """async ([kernelId, count]) => {
+  const ws = new WebSocket(`ws://${location.host}/api/kernels/${kernelId}/channels?session_id=visitor`);
+  await new Promise((resolve, reject) => { ws.onopen = resolve; ws.onerror = reject; });
+  let n = 0;
+  const send = (msg_type, content) => ws.send(JSON.stringify({
+    header: {msg_id: `flood-${n++}`, msg_type, username: "visitor", session: "visitor",
+             date: new Date().toISOString(), version: "5.3"},
+    parent_header: {}, metadata: {}, content, buffers: [], channel: "shell"}));
+  const waiting = {};
+  ws.onmessage = (event) => {
+    const msg = typeof event.data === "string" ? JSON.parse(event.data) : {};
+    const parent = msg.parent_header && msg.parent_header.msg_id;
+    if (parent in waiting) waiting[parent](msg);
+  };
+  const ask = (msg_type, content, want) => new Promise((resolve) => {
+    waiting[`flood-${n}`] = (msg) => { if (want(msg)) resolve(msg); };
+    send(msg_type, content);
+    setTimeout(() => resolve(null), 10000);
+  });
+  const info = await ask("comm_info_request", {}, (m) => m.msg_type === "comm_info_reply");
+  let target = null;      // a model with a text "description" (the button): a number there fails
+  for (const [id, c] of Object.entries(info.content.comms)) {
+    if (c.target_name !== "jupyter.widget") continue;
+    const got = await ask("comm_msg", {comm_id: id, data: {method: "request_state"}},
+                          (m) => m.msg_type === "comm_msg" && m.content.data.method === "update");
+    if (got && typeof got.content.data.state.description === "string") { target = id; break; }
+  }
+  for (let i = 0; i < count; i++) {
+    send("comm_msg", {comm_id: target, data: {method: "update", state: {description: i}, buffer_paths: []}});
+    if (i % 500 === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  ws.close();
+  return target;
+}"""
+
+
+def test_a_flood_of_bad_messages_writes_a_bounded_log_and_closes_the_table(browser, base_url):
+    """20,000 wrong-typed updates added 4.4 MB to the server's log in 36 s (a line each after the first 20
+    tracebacks), and the kernel, being busy, was never culled. Now a kernel logs its first 20 failures and
+    then a count, and a browser that sends nothing but failures has its table closed; the page says so."""
+    context, page, external, errors = _open(browser, base_url, "baseline.ipynb")
+    kernel = page.evaluate(_KERNEL_ID)
+    pid = _kernel_process(base_url, kernel).pid
+    before = len(base_url.log())
+    assert page.evaluate(_FLOOD, [kernel, 20000])
+    assert _wait_for_status(base_url, f"/api/kernels/{kernel}", 404, seconds=60) == 404
+    log = base_url.log()[before:]
+    ours = [line for line in log.splitlines() if f"[cardkit kernel {pid}]" in line]
+    assert sum("from the browser failed" in line for line in ours) == 20
+    assert any("more lines about messages from the browser" in line for line in ours)
+    assert any("closing this kernel: 5000 messages from the browser in a row failed" in line for line in ours)
+    assert len(log) < 200_000                                   # it was 4.4 MB
+    page.click(".widget-button")
+    page.locator(".ck-closed").wait_for(timeout=10000)
+    _close(context)
+
+
+@pytest.mark.parametrize("path", [
+    "/voila/templates/cardkit/static/../conf.json",
+    "/voila/templates/cardkit/static/%2e%2e/conf.json",
+    "/voila/templates/cardkit/static/..%2fconf.json",
+    "/voila/templates/cardkit/conf.json",
+    "/voila/templates/cardkit/static/../../../../etc/passwd",
+    "/logout",
+    "/voila/render/index.ipynb%00.txt",
+    "/voila/render/%00",
+])
+def test_odd_paths_are_not_found_not_a_server_error(base_url, path):
+    """Each of these answered a bare 500, with a traceback in the server's log."""
+    before = len(base_url.log())
+    status, headers, body = _request(base_url, path)
+    assert status in (403, 404) and "Traceback" not in body
+    assert "Traceback" not in base_url.log()[before:]

@@ -118,6 +118,24 @@ def test_bad_option_in_a_play_table_raises_a_clear_error():
         widgets.PlayTable("magische7", show_options=False, players=3)
 
 
+@pytest.mark.parametrize("make", [widgets.PlayTable, widgets.Play])
+def test_an_unknown_bot_is_refused_with_the_choices(make):
+    """It used to seat the random bot without a word."""
+    with pytest.raises(cardkit.CardkitError, match=r"no bot 'nosuch' for Sieben.*; bots: random, .*rule-based.*expert"):
+        make("sieben", bot="nosuch")
+
+
+def test_a_replay_of_a_broken_record_text_says_it_is_not_json():
+    """It used to say "no example None for" and the whole text."""
+    text = cardkit.load_example("magische7", "joker-vs-spiegel").dumps()
+    with pytest.raises(cardkit.RecordError) as e:
+        widgets.Replay(text[: len(text) // 2])
+    assert str(e.value).startswith("not a JSON record:") and len(str(e.value)) < 120
+    assert widgets.Replay(text).record.game == "magische7"
+    with pytest.raises(cardkit.CardkitError, match="name an example of magische7: .*joker-vs-spiegel"):
+        widgets.Replay("magische7")
+
+
 @pytest.mark.parametrize("game,opts", [(g, {"players": p}) for g in cardkit.GAMES
                                       for p in cardkit.game_class(g)().option("players").choices])
 def test_a_whole_game_leaves_no_widget_models_behind(game, opts):

@@ -18,6 +18,13 @@ ipykernel forwards to the browser). The guard replaces the kernel's ``comm_open`
 - and refuse comm_opens from the browser beyond ``MAX_BROWSER_COMMS`` per kernel (the kit's pages
   need one: ipywidgets' ``jupyter.widget.control`` comm, opened by each widget manager).
 
+What one kernel writes to the server's log is bounded: the first ``MAX_LOGGED`` failures (and refusals,
+warnings, stray stderr lines) one by one, with their tracebacks; after that one line a minute
+(``SUMMARY_INTERVAL``) saying how many more there were. A browser that sends nothing but messages that
+fail (``GARBAGE_LIMIT`` in a row, none handled without a failure in between) has its kernel closed: it
+ends itself, the server does not restart it (``KernelRestarter.restart_limit=0``), and the page says the
+table was closed.
+
 This file is the kernel's launcher (``kernels/python3/kernel.json`` in the site's Jupyter data
 directory runs it in place of ``ipykernel_launcher``), so every kernel the site starts has the guard
 whatever its notebook holds. It is run as a script, not imported as ``widgets.guard``: importing the
@@ -25,16 +32,22 @@ whatever its notebook holds. It is run as a script, not imported as ``widgets.gu
 """
 from __future__ import annotations
 
+import atexit
 import contextlib
 import logging
 import os
+import signal
 import sys
+import time
 import warnings
 
 NOTICE = "That did not work, so nothing changed."
 MAX_BROWSER_COMMS = 16      # comm_opens a browser may make in one kernel (a page makes 1)
-MAX_LOGGED_TRACEBACKS = 20
-KERNEL_NICE = 5             # the kernels' scheduling priority below the server's (main())  # then one line per failure, so a flood cannot fill the server's disk
+MAX_LOGGED = 20             # failures logged one by one (with tracebacks) per kernel; then SUMMARY_INTERVAL
+SUMMARY_INTERVAL = 60.0     # seconds: at most one line this often about the failures not logged one by one
+GARBAGE_LIMIT = 5000        # messages in a row that fail or are refused: the kernel closes itself (a page
+                            # that a script sends a wrong value of every trait of every widget: about 1,000)
+KERNEL_NICE = 5             # the kernels' scheduling priority below the server's (main())
 
 log = logging.getLogger("cardkit.guard")
 
@@ -52,7 +65,45 @@ class Guard:
     def __init__(self, kernel):
         self.kernel = kernel
         self.browser_comms = 0
-        self.failures = 0
+        self.failures = 0           # browser messages that failed or were refused, in all
+        self.logged = 0             # lines logged one by one
+        self.unlogged = 0           # lines not logged since the last summary
+        self.summed = time.monotonic()
+        self.streak = 0             # failed or refused messages since the last one handled without failure
+
+    # what one kernel writes to the server's log ------------------------------------------------
+    def note(self, level, text, *args, exc_info=None) -> None:
+        """Log a line about a browser message: the first MAX_LOGGED one by one, then a count a minute."""
+        if self.logged < MAX_LOGGED:
+            self.logged += 1
+            log.log(level, text, *args, exc_info=exc_info)
+            if self.logged == MAX_LOGGED:
+                log.warning("%d messages from the browser logged; from now on they are counted, one line "
+                            "every %g s", MAX_LOGGED, SUMMARY_INTERVAL)
+            return
+        self.unlogged += 1
+        self.summary()
+
+    def summary(self, now: bool = False) -> None:
+        """The line about the messages not logged one by one, if there are any and a minute has passed."""
+        t = time.monotonic()
+        if self.unlogged and (now or t - self.summed >= SUMMARY_INTERVAL):
+            log.warning("%d more lines about messages from the browser in the last %.0f s, not logged one by "
+                        "one (%d failed or refused in all)", self.unlogged, t - self.summed, self.failures)
+            self.unlogged, self.summed = 0, t
+
+    def _garbage(self) -> None:
+        """A message that failed or was refused: a kernel sent nothing else GARBAGE_LIMIT times in a row
+        closes itself (the page then says the table was closed)."""
+        self.streak += 1
+        if self.streak >= GARBAGE_LIMIT:
+            self.summary(now=True)
+            log.warning("closing this kernel: %d messages from the browser in a row failed or were refused",
+                        self.streak)
+            for h in logging.getLogger().handlers:
+                with contextlib.suppress(Exception):
+                    h.flush()
+            os.kill(os.getpid(), signal.SIGTERM)
 
     # the three shell handlers ------------------------------------------------------------------
     def comm_open(self, stream, ident, msg):
@@ -64,9 +115,12 @@ class Guard:
         comm = create_comm(comm_id=comm_id, primary=False, target_name=target)
         manager.register_comm(comm)
         if self.browser_comms > MAX_BROWSER_COMMS or target not in manager.targets:
-            log.warning("refused comm_open %d from the browser (target %r)", self.browser_comms, target)
+            self.failures += 1
+            self.note(logging.WARNING, "refused comm_open %d from the browser (target %r)", self.browser_comms,
+                      target)
             with contextlib.suppress(Exception):
                 comm.close()
+            self._garbage()
             return
         if not self._handle(lambda: manager.targets[target](comm, msg), comm_id, "comm_open"):
             with contextlib.suppress(Exception):
@@ -77,6 +131,8 @@ class Guard:
         comm = self.kernel.comm_manager.comms.get(comm_id)
         if comm is not None:
             self._handle(lambda: comm.handle_msg(msg), comm_id, "comm_msg")
+        else:
+            self._garbage()         # for no model: nothing to log, but nothing a page sends either
 
     def comm_close(self, stream, ident, msg):
         comm_id = msg["content"].get("comm_id")
@@ -84,6 +140,8 @@ class Guard:
         if comm is not None:
             comm._closed = True
             self._handle(lambda: comm.handle_close(msg), comm_id, "comm_close")
+        else:
+            self._garbage()
 
     # ------------------------------------------------------------------------------------------
     def _handle(self, run, comm_id, kind) -> bool:
@@ -95,23 +153,24 @@ class Guard:
             warnings.simplefilter("default")
             shell.showtraceback = lambda *a, **k: failed.append(sys.exc_info())
             try:
-                with contextlib.redirect_stderr(_LogWriter()):
+                with contextlib.redirect_stderr(_LogWriter(self)):
                     run()
             except Exception:
                 failed.append(sys.exc_info())
             finally:
                 del shell.showtraceback   # the class's own method again
         for w in caught:
-            log.info("warning in %s for %s: %s", kind, comm_id, warnings.formatwarning(
+            self.note(logging.INFO, "warning in %s for %s: %s", kind, comm_id, warnings.formatwarning(
                 w.message, w.category, w.filename, w.lineno).strip())
         if not failed:
+            self.streak = 0
             return True
         for info in failed:
             self.failures += 1
-            exc_info = info if self.failures <= MAX_LOGGED_TRACEBACKS else None
-            log.error("%s for %s from the browser failed: %s: %s", kind, comm_id,
-                      getattr(info[0], "__name__", info[0]), info[1], exc_info=exc_info)
+            self.note(logging.ERROR, "%s for %s from the browser failed: %s: %s", kind, comm_id,
+                      getattr(info[0], "__name__", info[0]), info[1], exc_info=info)
         self._repair(comm_id)
+        self._garbage()
         return False
 
     def _repair(self, comm_id) -> None:
@@ -132,10 +191,14 @@ class Guard:
 
 
 class _LogWriter:
-    """sys.stderr while a browser message is handled: lines go to the server log."""
+    """sys.stderr while a browser message is handled: lines go to the server log (within the guard's
+    bound)."""
+    def __init__(self, guard: Guard):
+        self.guard = guard
+
     def write(self, text):
         if text.strip():
-            log.warning("stderr: %s", text.rstrip())
+            self.guard.note(logging.WARNING, "stderr: %s", text.rstrip())
         return len(text)
 
     def flush(self):
@@ -171,6 +234,7 @@ def install(kernel) -> Guard:
     guard = Guard(kernel)
     for kind in ("comm_open", "comm_msg", "comm_close"):
         kernel.shell_handlers[kind] = getattr(guard, kind)
+    atexit.register(guard.summary, now=True)   # the count not yet said, when the kernel ends
     return guard
 
 

@@ -190,7 +190,9 @@ class PlayTable(w.VBox):
         cls = cardkit.game_class(game)
         self._fixed = options
         self._bots = list(bots_for(cls(**options)))
-        self._bot_name = bot if bot in self._bots else self._bots[0]
+        if bot not in self._bots:
+            raise CardkitError(f"no bot {bot!r} for {cls.title}; bots: {', '.join(self._bots)}")
+        self._bot_name = bot
         # the expert behind the Hint and the review: its samples are dealt from this seed (a seeded table
         # gives the same hints every time; unseeded, from OS randomness)
         self._expert_seed = seed if seed is not None else int.from_bytes(os.urandom(6), "big")
@@ -931,7 +933,9 @@ class Play(w.VBox):
     def __init__(self, game: str, **table_args):
         table_keys = ("human", "bot", "seed", "show_options")
         cls = cardkit.game_class(game)
-        cls(**{k: v for k, v in table_args.items() if k not in table_keys})   # the options, checked now
+        game_ = cls(**{k: v for k, v in table_args.items() if k not in table_keys})   # the options, checked now
+        if "bot" in table_args and table_args["bot"] not in bots_for(game_):
+            raise CardkitError(f"no bot {table_args['bot']!r} for {cls.title}; bots: {', '.join(bots_for(game_))}")
         self.game_name, self._args, self.table = game, table_args, None
         start = Button(description="Deal the cards ▸", button_style="primary",
                        tooltip=f"deal a game of {cls.title} and play it against the computer")

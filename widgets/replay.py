@@ -76,8 +76,19 @@ def final_state(record: Record, **override):
 
 
 def load_record(game_or_record, example: str | None = None) -> Record:
+    """A Record as given, a record's JSON text (a RecordError, briefly, if it is not one), or a game's
+    example by name."""
     if isinstance(game_or_record, Record):
         return game_or_record
+    if isinstance(game_or_record, str) and game_or_record.lstrip()[:1] in ("{", "["):
+        return Record.loads(game_or_record)
+    if isinstance(game_or_record, str) and example is None and game_or_record in cardkit.GAMES:
+        names = cardkit.record.example_names(game_or_record)
+        raise CardkitError(f"name an example of {game_or_record}: {', '.join(names) or 'it has none'}")
+    if not isinstance(game_or_record, str) or example is None:
+        shown = repr(game_or_record)
+        raise CardkitError("give a record (a Record or its JSON text), or a game and the name of its example, "
+                           f"not {shown[:60] + '…' if len(shown) > 60 else shown}")
     return cardkit.load_example(game_or_record, example)
 
 

@@ -768,6 +768,29 @@ class WhistState(State):
             out += [((d + 1 + pos[c]) & 3, c) for c in cards[52:]]
         return out
 
+    def _excluded(self) -> list:
+        """The voids the play has shown (WH-4.2): under the strict rules a player who did not follow suit
+        holds no card of the suit led, so none was dealt to him. As at the table a revoke may be played, and
+        not following proves nothing."""
+        if not self._strict or not self.hands_dealt:
+            return []
+        voids: dict = {}
+        tricks = [(ld, cs) for ld, cs, _ in self.done]
+        if self.trick:
+            tricks.append((self.leader, self.trick))
+        for ld, cs in tricks:
+            led = cs[0].suit
+            for k in range(1, len(cs)):
+                if cs[k].suit != led:
+                    voids.setdefault((ld + k) & 3, set()).add(led)
+        if not voids:
+            return []
+        owners = self._deal_owners()
+        cards = self._deal_cards
+        shown = {c for _, c in self._revealed()}   # played before the void showed, perhaps of that suit
+        return [([i for i, o in enumerate(owners) if o == q and cards[i] not in shown],
+                 [c for c in CARDS if c.suit in suits]) for q, suits in voids.items()]
+
     # presentation --------------------------------------------------------------------------------
     def holder(self):
         """(seat, card) holding the trick under way so far, or None."""
