@@ -678,7 +678,7 @@ class FaroState(State):
         try:
             card = FRENCH52.parse(text)
         except CardError:
-            return super()._illegal(text)
+            return self._unreadable(text)
         if p == BANK:
             return IllegalActionError("FA-1.3", "the bank stakes on no card: it turns the cards", text)
         if ph == DECIDE:
@@ -695,6 +695,23 @@ class FaroState(State):
         if card not in self.hands[p]:
             return IllegalActionError("FA-3.1", f"you have already staked on the {card.label}", text)
         return super()._illegal(text)
+
+    def _unreadable(self, text: str) -> IllegalActionError:
+        """A text that is no move of Faro at all: the rule of the decision in front of the player."""
+        ph = self.phase
+        no = f"{text!r} is not a move of Faro: "
+        if ph == DECIDE:
+            names = [CHOICE_NAME[a.data] for a in self.legal_actions()]
+            return IllegalActionError("FA-3", no + "choose what happens to the stake on your card: "
+                                      + ", ".join(names[:-1]) + " or " + names[-1], text)
+        if ph == STAKE:
+            return IllegalActionError("FA-3.1", no + "stake on a card of your book (its name, e.g. 7S) or "
+                                      "“done” for no more stakes", text)
+        if ph == AMOUNT:
+            return IllegalActionError("FA-3.1", no + "choose the amount, e.g. stake 2", text)
+        if ph == SHOW:
+            return IllegalActionError("FA-1.2", no + "the bank shows the bottom card now", text)
+        return IllegalActionError("FA-1.3", no + "the bank turns two cards now", text)
 
     def _wrong_time(self, what: str, text: str) -> IllegalActionError:
         ph = self.phase

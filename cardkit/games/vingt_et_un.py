@@ -809,7 +809,15 @@ class VingtEtUnState(State):
                                           "card", text)
             if t != "stand" and self.top >= 32:
                 return IllegalActionError("VU-1.6", "the pack is spent: no card is left to draw", text)
-        return super()._illegal(text)
+            return IllegalActionError("VU-1.4", f"{who} may draw a card or stand now: "
+                                      + ", ".join(a.label for a in self.legal_actions()), text)
+        # not a move of the game at all: the rule of the decision in front of the player
+        if self.phase == STAKE:
+            return IllegalActionError("VU-1.2", f"{text!r} is not a move of Vingt-et-un: {who} stakes now "
+                                      f"({offered} units: e.g. stake 1)", text)
+        rule = "VU-2.1" if self.phase == BANK else "VU-1.4"
+        return IllegalActionError(rule, f"{text!r} is not a move of Vingt-et-un: {who} draws a card or stands "
+                                  "(no card is played from the hand)", text)
 
     # results -------------------------------------------------------------------------------------------
     def _scores(self) -> list:
