@@ -79,7 +79,8 @@ class Table:
         def cell(text: str, ri: int, ci: int) -> str:
             cls = cell_class(ri, ci) if cell_class else ""
             attr = f" class='{cls}'" if cls else ""
-            body = link_rule_ids(e(str(text)), href) if href else e(str(text))
+            t = e(str(text)).replace("*", "&#42;")      # a cell is text, never Markdown (a source's "**")
+            body = link_rule_ids(t, href) if href else t
             return f"<th scope='row'{attr}>{body}</th>" if ci == 0 else f"<td{attr}>{body}</td>"
 
         cap = f"<caption>{e(self.caption)}</caption>" if self.caption else ""
