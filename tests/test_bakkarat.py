@@ -157,6 +157,10 @@ def test_a_two_card_ten_is_baccara_under_the_classic_reading():
     assert count_of(FRENCH52.parse_many("4C 6D"), fin2=FIN2["baccara"]) == 0
     assert count_of(FRENCH52.parse_many("4C 6D")) == 10    # the source's reading: 10, a "Bak!"
     assert "baccara" in g.rule_tables()["values"].rows[-1][1]
+    rec = load_example("bakkarat", "baccara")          # the rule card's example: West's 4 and 6
+    src, classic = rec.final_state(), rec.final_state(bak="baccara")
+    assert src.results[0][5] == 1 and src.results[0][2] == (9, 9, 8) and src.scores() == [1, 2, -3]
+    assert classic.results[0][5] == 0 and classic.results[0][2] == (9, 0, 5) and classic.scores() == [1, -2, 1]
 
 
 @covers("BA-1.3")
