@@ -61,6 +61,7 @@ BASE = {
     ("sieben", "three_player_round"): {"players": 3},                   # S7-8.3: three players
     ("sieben", "who_continues"): {"players": 4},                        # S7-8.5: partners
     ("whist", "revoke_bar"): {"mode": "table"},                         # WH-5.3: revokes exist only at the table
+    ("whist", "calling"): {"mode": "table"},                            # WH-4.8.1: so do shown cards
 }
 BASE_WHY = {
     ("magische7", "joker_tops_up"): "with the house rule of the Joker topping up to 7 in force",
@@ -69,6 +70,7 @@ BASE_WHY = {
     ("sieben", "three_player_round"): "with three players",
     ("sieben", "who_continues"): "with four players in partnerships",
     ("whist", "revoke_bar"): "with revokes played as at the table",
+    ("whist", "calling"): "with revokes played as at the table",
 }
 
 # the game's units in words: (a trick, a round, the whole game)
