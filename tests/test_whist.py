@@ -548,6 +548,15 @@ def test_a_shown_card_is_called_by_the_partner_or_by_the_opponents():
     assert u.current_player == E and legal(u) == ["call 2S", "no call"]
     u.apply("call 2S")
     assert u.current_player == W and "QH" in legal(u) and len(legal(u)) > 1
+    # the rule card's example: who decides each call, in the record's words under either reading
+    rec = load_example("whist", "revoke-corrected")
+    for calling, who in (("partner", S), ("opponents", E)):
+        lines, _, _ = rec.narration_for(calling=calling)
+        st = rec.load_game(calling=calling).blank_state()
+        for i, text in enumerate(rec.actions):
+            if text == "no call" or text.startswith("call "):
+                assert st.current_player == who and ["South", "West", "North", "East"][who] in lines[str(i)]
+            st.apply(st.parse_action(text))
     # the turned card, face up in the dealer's hand, is no shown card: nobody calls it
     s = stacked({E: "AS"}, turned="AS", mode="table")
     while not s.turned_on_table is False:
