@@ -61,6 +61,7 @@ BASE = {
     ("sieben", "three_player_round"): {"players": 3},                   # S7-8.3: three players
     ("sieben", "who_continues"): {"players": 4},                        # S7-8.5: partners
     ("whist", "revoke_bar"): {"mode": "table"},                         # WH-5.3: revokes exist only at the table
+    ("whist", "calling"): {"mode": "table"},                            # WH-4.8.1: so do shown cards
 }
 BASE_WHY = {
     ("magische7", "joker_tops_up"): "with the house rule of the Joker topping up to 7 in force",
@@ -69,6 +70,7 @@ BASE_WHY = {
     ("sieben", "three_player_round"): "with three players",
     ("sieben", "who_continues"): "with four players in partnerships",
     ("whist", "revoke_bar"): "with revokes played as at the table",
+    ("whist", "calling"): "with revokes played as at the table",
 }
 
 # the game's units in words: (a trick, a round, the whole game)
@@ -197,13 +199,13 @@ def exact_edges(game_name: str, option: str, values: list, base: dict) -> dict |
             if not game.fixed:
                 out[_vkey(v)] = None
                 continue
-            out[_vkey(v)] = -_vu_hand_value(game.mode, game.double)
+            out[_vkey(v)] = -_vu_hand_value(game.mode, game.double, game.bank_second)
         else:
             return None
     return {k: (None if x is None else [x.numerator, x.denominator]) for k, x in out.items()}
 
 
-def _vu_hand_value(mode: int, double: bool):
+def _vu_hand_value(mode: int, double: bool, bank_second: bool = False):
     from fractions import Fraction
     from .games import vingt_et_un as vu
     pool = vu.FULL_POOL
@@ -218,7 +220,8 @@ def _vu_hand_value(mode: int, double: bool):
             p2 = p1[:b] + (p1[b] - 1,) + p1[b + 1:]
             first = vu._add(vu.odds_hand(()), f)
             bank = vu._add(vu.odds_hand(()), b)
-            total += Fraction(pool[f] * p1[b], m * (m - 1)) * vu.odds_hand_value(first, bank, p2, mode, double)
+            total += Fraction(pool[f] * p1[b], m * (m - 1)) * vu.odds_hand_value(first, bank, p2, mode, double,
+                                                                                  bank_second)
     return total
 
 

@@ -20,6 +20,10 @@
       label = "…"
       text = "…"
 
+A rulebook also has a top-level ``notation``: how the kit writes the game's cards and moves in records and
+at the terminal (`cardkit play`), in one place for those who want it. Rule texts speak plain words; the
+notation is shown with the whole rulebook (`cardkit rules GAME`), not on the rule cards of a page.
+
 The rulebook renders to Markdown and HTML from the same data.
 """
 from __future__ import annotations
@@ -79,7 +83,8 @@ class Table:
         def cell(text: str, ri: int, ci: int) -> str:
             cls = cell_class(ri, ci) if cell_class else ""
             attr = f" class='{cls}'" if cls else ""
-            body = link_rule_ids(e(str(text)), href) if href else e(str(text))
+            t = e(str(text)).replace("*", "&#42;")      # a cell is text, never Markdown (a source's "**")
+            body = link_rule_ids(t, href) if href else t
             return f"<th scope='row'{attr}>{body}</th>" if ci == 0 else f"<td{attr}>{body}</td>"
 
         cap = f"<caption>{e(self.caption)}</caption>" if self.caption else ""
@@ -123,6 +128,7 @@ class Rulebook:
     rules: list[Rule]
     tables: dict = field(default_factory=dict)
     options: dict = field(default_factory=dict)    # option name -> Option (its plain words for pages)
+    notation: str = ""                             # how records write cards and moves (not on rule cards)
 
     def rule(self, rule_id: str) -> Rule:
         for r in self.rules:
@@ -163,6 +169,8 @@ class Rulebook:
         out = [f"# {self.title} — rulebook", "", self.intro.strip(), "",
                "Sources: " + ", ".join(f"`{s}`" for s in self.sources), ""]
         out += [self.rule_markdown(r) for r in self.rules]
+        if self.notation.strip():
+            out += ["## Notation", "", self.notation.strip(), ""]
         return "\n".join(out)
 
     def href(self, rule_id: str) -> str | None:
@@ -220,9 +228,11 @@ class Rulebook:
         return "\n".join(parts)
 
     def to_html(self) -> str:
+        notation = (f"<div class='ck-notation' id='notation'><h2>Notation</h2>"
+                    f"{link_rule_ids(md_html(self.notation), self.href)}</div>" if self.notation.strip() else "")
         return (f"<article class='ck-rulebook'><h1>{html.escape(self.title)} — rulebook</h1>"
                 f"{link_rule_ids(md_html(self.intro), self.href)}"
-                + "".join(self.rule_html(r) for r in self.rules) + "</article>")
+                + "".join(self.rule_html(r) for r in self.rules) + notation + "</article>")
 
 
 def _one_line(text: str) -> str:
@@ -321,7 +331,8 @@ def parse_rulebook(text: str, game_name: str, data: dict | None = None) -> Ruleb
         if rule.kind not in KINDS:
             raise CardkitError(f"{game_name} rulebook: rule {rule.id} has kind {rule.kind!r}; kinds: {', '.join(KINDS)}")
         rules.append(rule)
-    return Rulebook(game_name, data.get("title", game_name), data.get("intro", ""), data.get("sources", []), rules)
+    return Rulebook(game_name, data.get("title", game_name), data.get("intro", ""), data.get("sources", []), rules,
+                    notation=data.get("notation", ""))
 
 
 _CACHE: dict = {}

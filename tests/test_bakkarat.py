@@ -134,6 +134,35 @@ def test_bak_two_cards_that_make_ten_and_the_redeal():
     assert s.baks and s.baks[0][0][0] == SOUTH
 
 
+@covers("BA-1.2.1")
+def test_a_two_card_ten_is_baccara_under_the_classic_reading():
+    """BA-1.2.1. The source's "Bak!" redeals a two-card 10 (the test above); as classic baccara it counts 0 and
+    is played: no cards are laid aside, the stakes are settled on the hands as dealt, and the bank's fixed
+    rule draws on it."""
+    g = game(bak="baccara")
+    s = coup(g, "7S 2D", "4C 6D", "KH 5S", draws="8C AH QS 3D 9H 9C")
+    play(s, "stake 1", "stake 2", "close")
+    assert not s.baks and not s.out and [hand(s, p) for p in range(3)] == [["7S", "2D"], ["4C", "6D"], ["KH", "5S"]]
+    play(s, "stand", "stand", "stand")
+    assert s.results[0][2] == (9, 0, 5)                  # West's 4 + 6: 0; two 10s would be 0 as well
+    assert s.scores() == [1, -2, 1]                        # South's 9 beats 5, West's baccara loses
+    s = coup(g, "10S 10D", "3C 3D", "KH 9S")
+    play(s, "stake 1", "stake 1", "close", "stand", "stand", "stand")
+    assert s.results[0][2] == (0, 6, 9) and not s.baks
+    g = game(bak="baccara", bank_draw="five")               # the bank's K and 10: 0, so it draws
+    s = coup(g, "7S 2D", "3C 3D", "KH 10S", draws="4H")
+    play(s, "stake 1", "stake 1", "close", "stand", "stand")
+    assert s.results[0][2] == (9, 6, 4) and s.results[0][3] == (2, 2, 3)
+    from cardkit.games.bakkarat import count_of, FIN2
+    assert count_of(FRENCH52.parse_many("4C 6D"), fin2=FIN2["baccara"]) == 0
+    assert count_of(FRENCH52.parse_many("4C 6D")) == 10    # the source's reading: 10, a "Bak!"
+    assert "baccara" in g.rule_tables()["values"].rows[-1][1]
+    rec = load_example("bakkarat", "baccara")          # the rule card's example: West's 4 and 6
+    src, classic = rec.final_state(), rec.final_state(bak="baccara")
+    assert src.results[0][5] == 1 and src.results[0][2] == (9, 9, 8) and src.scores() == [1, 2, -3]
+    assert classic.results[0][5] == 0 and classic.results[0][2] == (9, 0, 5) and classic.scores() == [1, -2, 1]
+
+
 @covers("BA-1.3")
 @pytest.mark.parametrize("ten,south", [("zero", -1), ("ten", 1)])
 def test_three_cards_that_make_ten(ten, south):
@@ -222,21 +251,22 @@ def test_no_naturals_and_a_free_choice_on_every_count():
 
 
 # --- BA-2.3 exact odds ----------------------------------------------------------------------------------
-def brute_punter(values, sm, fin3):
+def brute_punter(values, sm, fin3, baccara=False):
     """Every ordering of the unseen cards: the other hidden hand (2), the bank's (2), the next card (the
     player's third if he draws, else the bank's), and the one after it (the bank's, if the player drew).
-    Counted only where neither hidden hand makes 10."""
+    Counted only where neither hidden hand makes 10 — but as baccara (BA-1.2.1) a two-card 10 counts 0."""
     from cardkit.games.bakkarat import RED
+    two = [0 if baccara and RED[x] == 10 else RED[x] for x in range(31)]
     ws = ls = wd = ld = total = 0
     for o1, o2, b1, b2, x, y in itertools.permutations(range(len(values)), 6):
         v = values
-        if RED[v[o1] + v[o2]] == 10 or RED[v[b1] + v[b2]] == 10:
+        if not baccara and (RED[v[o1] + v[o2]] == 10 or RED[v[b1] + v[b2]] == 10):
             continue
         total += 1
         sb = v[b1] + v[b2]
-        me2 = RED[sm]
-        bank_s = fin3[sb + v[x]] if RED[sb] <= 5 else RED[sb]       # I stand: the bank draws the next card
-        bank_d = fin3[sb + v[y]] if RED[sb] <= 5 else RED[sb]       # I draw x: the bank draws the one after
+        me2 = two[sm]
+        bank_s = fin3[sb + v[x]] if two[sb] <= 5 else two[sb]       # I stand: the bank draws the next card
+        bank_d = fin3[sb + v[y]] if two[sb] <= 5 else two[sb]       # I draw x: the bank draws the one after
         me3 = fin3[sm + v[x]]
         ws += me2 > bank_s
         ls += me2 < bank_s
@@ -255,21 +285,24 @@ def test_the_punters_odds_match_a_brute_force_count(values, sm):
         c[v] += 1
     for ten in ("zero", "ten"):
         assert punter_odds(tuple(c), sm, ten) == brute_punter(values, sm, FIN3[ten])
+        assert punter_odds(tuple(c), sm, ten, "baccara") == brute_punter(values, sm, FIN3[ten], baccara=True)
+    assert punter_odds(tuple(c), 10, "zero", "baccara") == brute_punter(values, 10, FIN3["zero"], baccara=True)
 
 
-def brute_bank(values, sb, punters, fin3, tie_bank):
+def brute_bank(values, sb, punters, fin3, tie_bank, baccara=False):
     from cardkit.games.bakkarat import RED
+    two = [0 if baccara and RED[x] == 10 else RED[x] for x in range(31)]
     total = 0
     acc_s = acc_d = 0
     for l1, l2, r1, r2, y in itertools.permutations(range(len(values)), 5):
         v = values
         hands = ((v[l1], v[l2]), (v[r1], v[r2]))
-        if any(RED[a + b] == 10 for a, b in hands):
+        if not baccara and any(RED[a + b] == 10 for a, b in hands):
             continue
         total += 1
         for (a, b), (t, stake) in zip(hands, punters):
-            tp = RED[a + b] if t is None else fin3[a + b + t]
-            for tb, acc in ((RED[sb], "s"), (fin3[sb + v[y]], "d")):
+            tp = two[a + b] if t is None else fin3[a + b + t]
+            for tb, acc in ((two[sb], "s"), (fin3[sb + v[y]], "d")):
                 r = 1 if tb > tp else -1 if tb < tp else (1 if tie_bank else 0)
                 if acc == "s":
                     acc_s += stake * r
@@ -289,6 +322,9 @@ def test_the_banks_odds_match_a_brute_force_count(tie_bank):
     punters = ((None, 2), (4, 3))
     got = bank_odds(tuple(c), 4, punters, "zero", tie_bank)
     assert got == brute_bank(values, 4, punters, FIN3["zero"], tie_bank)
+    for sb in (4, 10):                                     # BA-1.2.1: baccara, the bank's own 10 too
+        got = bank_odds(tuple(c), sb, punters, "zero", tie_bank, "baccara")
+        assert got == brute_bank(values, sb, punters, FIN3["zero"], tie_bank, baccara=True)
 
 
 @covers("BA-2.3")

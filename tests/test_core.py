@@ -978,3 +978,29 @@ def test_replay_upto_must_be_a_number_of_actions(upto):
     with pytest.raises(RecordError, match="upto must be a number of actions"):
         list(rec.replay(upto=upto))
     assert [i for i, _, _ in rec.replay(upto=2)] == [0, 1]
+
+
+@pytest.mark.parametrize("name", list(cardkit.GAMES))
+def test_an_unreadable_move_is_refused_with_a_rule_of_the_game(name):
+    """A text that is no move of the game at all ("garbage") is refused, at every kind of decision a random
+    game meets, with an error naming one of the game's own rules (its rulebook's IDs), not the protocol's,
+    and nothing changes."""
+    ids = set(cardkit.load_game(name).rulebook.ids())
+    for options, _ in _player_counts(name):
+        game = cardkit.load_game(name, **options)
+        rng = Rng(11)
+        s = game.new_state(seed=11)
+        checked = set()
+        while not s.is_terminal():
+            legal = s.legal_actions()
+            kind = (s.current_player, tuple(sorted({a.text.split()[0] for a in legal})))
+            if kind not in checked:
+                checked.add(kind)
+                before = s.snapshot()
+                for bad in ("garbage", "zz 9", "!"):
+                    with pytest.raises(IllegalActionError) as e:
+                        s.apply(bad)
+                    assert e.value.rule in ids, (name, options, bad, e.value.rule, str(e.value))
+                    assert s.snapshot() == before
+            s.apply(legal[rng.below(len(legal))])
+        assert len(checked) >= 2

@@ -19,6 +19,7 @@ import cardkit
 from cardkit import CHANCE, TERMINAL, CardkitError, IllegalActionError, OptionError, Record, load_game
 from cardkit.bots import play_out
 from cardkit.cards import FRENCH52
+from cardkit.games.faro import LOSS
 from cardkit.ledger import TABLE
 from cardkit.record import example_names, load_example
 from cardkit.rng import Rng
@@ -291,6 +292,73 @@ def test_staking_cards_of_the_book_with_amounts_within_the_limit():
     assert s.current_player == BANK and s.ledger.entries == []
 
 
+@covers("FA-3.7")
+def test_a_stake_may_stay_as_it_lies_under_the_other_reading():
+    """FA-3.7. The kit's reading: every showing calls for a choice, and after a loss Lappé lays the first stake
+    again ("leave" is refused). The other reading: the punter may leave the stake as it lies; after a loss the
+    card stays without a stake unless Six- or Sept-et-le-va is called; Lappé only where it changes the stake."""
+    turns = [("7H", "KD"), ("QC", "7D"), ("KH", "3C"), ("7C", "2D")]
+    s = stacked(turns)
+    play(s, "7S", "stake 2", "KS", "stake 1", "done", "show", "turn")
+    assert "leave" not in legal(s)
+    with pytest.raises(IllegalActionError) as e:
+        s.apply("leave")
+    assert e.value.rule == "FA-3.7"
+    s = stacked(turns, stake_choice="optional")
+    play(s, "7S", "stake 2", "KS", "stake 1", "done", "show", "turn")
+    assert legal(s) == ["leave", "six-et-le-va", "sept-et-le-va"]      # the 7 lost: no Lappé, no Paroli
+    with pytest.raises(IllegalActionError) as e:
+        s.apply("lappe")
+    assert e.value.rule == "FA-3.7"
+    a = bal(s, "Anna")
+    play(s, "leave")                                      # the 7 stays on the table, without a stake
+    assert bal(s, "Anna") == a and s.stakes[6][0].amount == 0 and "7S" not in legal(s)
+    assert legal(s) == ["leave", "paroli", "six-et-le-va", "sept-et-le-va"]   # the King won; no Lappé: 1 lies
+    play(s, "leave")
+    assert s.stakes[12][0].amount == 1 and s.current_player == BANK
+    a, b = bal(s, "Anna"), bal(s, "Bank")
+    play(s, "turn")                                       # the 7 falls right again: no stake, nothing paid
+    assert (bal(s, "Anna"), bal(s, "Bank")) == (a, b) and "no stake on it" in pile(s, "Last turn").note
+    assert legal(s) == ["leave", "withdraw"]              # its second showing: it may go back to the book
+    play(s, "withdraw")
+    assert not s.stakes[6] and "7S" in [c.text for c in s.hands[ANNA]]
+    a = s.position(ANNA)
+    play(s, "turn")                                       # the King falls left: loses its 1
+    assert s.position(ANNA) == a - 1 and legal(s) == ["leave", "six-et-le-va", "sept-et-le-va", "withdraw"]
+    assert s.ledger.total() == 0 and s.ledger.balance(TABLE) == 0
+
+
+@covers("FA-3.8")
+def test_stakes_between_the_turns_under_the_historical_reading():
+    """FA-3.8. The kit's reading: stakes only before the bottom card is shown; the bank turns on. The
+    historical reading: before every turn each punter may stake on cards of his book again."""
+    turns = [("7H", "KD"), ("QC", "7D"), ("9H", "3C")]
+    s = stacked(turns, players=3)
+    play(s, "7S", "stake 2", "done", "done", "show", "turn", "lappe")
+    assert s.current_player == BANK and legal(s) == ["turn"]
+    with pytest.raises(IllegalActionError) as e:
+        s.apply("9S")                                     # nobody stakes now: the bank turns
+    assert e.value.rule == "FA-1.3"
+    s = stacked(turns, players=3, late_stakes=True)
+    play(s, "7S", "stake 2", "done", "done", "show")
+    assert s.current_player == BANK                        # the first turn follows the stakes at once
+    play(s, "turn", "lappe")
+    assert s.current_player == ANNA and "9S" in legal(s) and "7S" not in legal(s) and legal(s)[-1] == "done"
+    assert s.progress() == ("Deal 1", "Turn 2")
+    play(s, "9S", "stake 5", "done")
+    assert s.current_player == BERT
+    play(s, "KS", "stake 1", "done")
+    assert s.current_player == BANK
+    a = bal(s, "Anna")
+    play(s, "turn")                                       # the 7 wins 2 (its second showing)
+    assert bal(s, "Anna") == a + 2 and "withdraw" in legal(s)
+    play(s, "lappe", "done", "done")
+    b = s.position(ANNA)
+    play(s, "turn")                                       # the 9 falls left: the late stake of 5 loses
+    assert s.position(ANNA) == b - 5 and "withdraw" not in legal(s)
+    assert s.ledger.total() == 0
+
+
 @covers("FA-3.5")
 def test_sept_et_le_va_multiplies_by_seven_also_after_a_loss():
     s = stacked([("7H", "KD")], limit=50)
@@ -507,20 +575,21 @@ def test_advice_only_for_the_player_to_decide_and_exact():
         s.advice(7)
 
 
-@covers("FA-5")
-def test_advice_after_the_last_turn():
-    """A decision after the last turn: nothing is left in the pack, the rank cannot show again."""
+@covers("FA-2.2", "FA-1.5")
+def test_no_decision_after_the_last_turn():
+    """The last turn settles the last live card's rank (the bank's, FA-1.5/FA-2) and the deal ends: no card
+    follows, so nobody is asked what to do with a stake (before, a lost stake had to be laid again for
+    nothing); the stakes still lying go back."""
     s = stacked([], bottom="KC", deals=1)
     play(s, *[x for c in list(s.hands[ANNA]) for x in (c.text, "stake 1")], "done", "show")
     while len(s.hands[BANK]) > 2 or s.current_player == ANNA:
         s.apply("turn" if s.current_player == BANK else "lappe")
     last = s.hands[BANK][0]
+    before = s.position(ANNA)
     s.apply("turn")
-    assert s.current_player == ANNA and s.pending[0][0].card.rank == last.rank
-    odds = {o.label: o.value for o in s.advice(ANNA)}
-    word = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}.get(last.rank, last.rank)
-    assert odds[f"Your {word} does not show again (the stake comes back)"] == 1
-    assert odds[f"Next turn: your {word} wins"] == 0 and s.live_count(0) == 0
+    assert s.is_terminal() and not s.pending and s.ledger.balance(TABLE) == 0
+    assert s.balances()[ANNA] == before - 1                 # the last live card's stake, lost to the bank
+    assert s.last_turn[3] == [(ANNA, next(c for c in s.game.books[ANNA] if c.rank == last.rank), LOSS, 1)]
 
 
 # --- examples ------------------------------------------------------------------------------------------
@@ -546,7 +615,7 @@ def test_the_examples_replay_as_the_rules_say():
 def test_bad_input_names_the_rule_and_changes_nothing():
     s = stacked([("7H", "KD")])
     cases = [("paroli", "FA-3.2"), ("withdraw", "FA-3.6"), ("turn", "FA-1.3"), ("show", "FA-1.2"),
-             ("stake 2", "FA-3.1"), ("7D", "FA-0.1"), ("XYZ", "protocol")]
+             ("stake 2", "FA-3.1"), ("7D", "FA-0.1"), ("XYZ", "FA-3.1")]
     for text, rule in cases:
         before = s.snapshot()
         with pytest.raises(IllegalActionError) as e:

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 import cardkit
 from cardkit import Deal, IllegalActionError
 from cardkit import TERMINAL
-from cardkit.games.faro import BANK, DECIDE, DOUBLET, LOSS, WIN, doublet_cost, new_stake
+from cardkit.games.faro import BANK, DECIDE, DOUBLET, LOSS, WIN, WITHDRAW, doublet_cost, new_stake
 from cardkit.ledger import TABLE
 from protocol_checks import apply_checking_undo, check_legal, check_replay_and_undo
 
@@ -32,11 +32,14 @@ def _values(o):
     return list(o.choices)
 
 
-# every combination of the options but the number of deals (which only repeats a deal): 3*2*3*4 = 72, each
-# with one and with two deals; every number of deals once below
-OTHER = [o for o in SPECS if o.name != "deals"]
-ALL_COMBOS = [dict(zip((o.name for o in OTHER), vals), deals=d)
-              for vals in itertools.product(*map(_values, OTHER)) for d in (1, 2)]
+# every combination of the options of the deal itself (players, pile, doublets, limit: 3*2*3*4 = 72), each
+# with one and with two deals, and with the readings of the stakes (FA-3.7, FA-3.8) in turn, so that each
+# of their four combinations meets 18 of them; every number of deals once below
+STAKING = ("stake_choice", "late_stakes")
+OTHER = [o for o in SPECS if o.name != "deals" and o.name not in STAKING]
+_STAKING = list(itertools.product(*(_values(o) for o in SPECS if o.name in STAKING)))
+ALL_COMBOS = [dict(zip((o.name for o in OTHER), vals), deals=d, **dict(zip(STAKING, _STAKING[i % len(_STAKING)])))
+              for i, vals in enumerate(itertools.product(*map(_values, OTHER))) for d in (1, 2)]
 
 
 def test_the_combinations_cover_every_option_value():
@@ -61,7 +64,8 @@ def check_ledger(s) -> None:
     assert led.total() == 0
     on = sum(st.amount for lst in s.stakes for st in lst)
     assert led.balance(TABLE) == on
-    assert all(1 <= st.amount <= s.game.limit for lst in s.stakes for st in lst
+    least = 0 if s.game.optional else 1                 # FA-3.7: a card may lie without a stake
+    assert all(least <= st.amount <= s.game.limit for lst in s.stakes for st in lst
                if not any(p[0] is st for p in s.pending))
 
 
@@ -72,6 +76,8 @@ def check_turn_payments(s, before_entries: int) -> None:
     want = []
     for seat, card, outcome, amount in settled or ():
         name = s.game.player_names()[seat]
+        if not amount:                                   # a card lying without a stake (FA-3.7): nothing moves
+            continue
         if outcome == WIN:
             want.append(("Bank", name, amount))
         elif outcome == LOSS:
@@ -116,7 +122,7 @@ def play_and_check(options: dict, seed: int, choose, undo_at: float, back: float
         choice = None
         if s.phase == DECIDE:                        # FA-3: the new stake, and what moves
             st, outcome, before = s.pending[0]
-            choice = (st.seat, st.card, st.amount, new_stake(action.data, before, st.orig))
+            choice = (st.seat, st.card, st.amount, new_stake(action.data, before, st.orig, st.amount))
         apply_checking_undo(s, action, step == undo_step, snaps)
         if action.text == "turn" and s.deal_no == deals:
             assert s.turn_no == turns + 1
@@ -128,7 +134,8 @@ def play_and_check(options: dict, seed: int, choose, undo_at: float, back: float
             assert moved == ([(name, TABLE, t - on_card)] if t > on_card else
                              [(TABLE, name, on_card - t)] if t < on_card else [])
             now = [x.amount for lst in s.stakes for x in lst if x.seat == seat and x.card is card]
-            assert now == ([t] if t else []) or not s.hands[BANK]
+            withdrawn = action.data == WITHDRAW.data
+            assert now == ([] if withdrawn else [t]) or not s.hands[BANK]
         deals_seen = max(deals_seen, s.deal_no)
         step += 1
     assert s.is_terminal() and s.deal_no == options["deals"] == len(s.rows)

@@ -253,3 +253,46 @@ def test_brief_ids_match_the_brief_file():
     for m in re.finditer(r"^- ([A-Z][A-Z0-9]*)-(\d+) ", BRIEF.read_text(encoding="utf-8"), re.M):
         found.setdefault(m.group(1), []).append(f"{m.group(1)}-{m.group(2)}")
     assert found == BRIEF_IDS
+
+
+# --- plain words on every rule card ----------------------------------------------------------------------
+# what a player does not need on a rule card: code and record notation (the rulebook's `notation` holds that,
+# in one place), and words about the kit's machinery rather than the game
+NOT_PLAIN = re.compile(r"`|\bdeal: (…|the 52|[0-9AKQJ]{1,2}[SHDC]\b)|\bstacked\b|\bstacking\b|\bthe kit's stack\b|"
+                       r"chance action|generated (from|by) the|\bengine\b|a test checks|give back card \d|"
+                       r"discard \d|\bin records\b", re.I)
+
+
+def _card_texts(b, g):
+    """Every text of a rulebook a page shows: the rules, their readings and reasons, the tables' words."""
+    for r in b.rules:
+        yield r.id, r.title
+        yield r.id, r.text
+        yield r.id, r.default_reason
+        for rd in r.readings:
+            yield r.id, rd.label
+            yield r.id, rd.text
+    tables = g.rule_tables()
+    for name in list(tables):
+        t = tables[name]
+        yield name, t.caption
+        yield name, " ".join(t.headers)
+        yield name, " ".join(str(c) for row in t.rows for c in row)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_rule_cards_speak_plain_words_and_the_notation_has_one_place(name):
+    b, g = book(name), game(name)
+    bad = [(where, m.group(0)) for where, text in _card_texts(b, g) for m in [NOT_PLAIN.search(text or "")] if m]
+    assert not bad, bad
+    assert b.notation.strip(), "the rulebook's notation: how records write the cards and moves"
+    assert "## Notation" in b.to_markdown() and "id='notation'" in b.to_html()
+    assert "Notation" not in "".join(b.rule_html(r) for r in b.rules)        # not on the rule cards
+
+
+def test_the_plain_words_check_catches_notation():
+    for text in ("`deal: … 9C`", "a stacked deal", "the kit's `stack`", "a chance action", "generated from the engine",
+                 "A test checks the arithmetic.", "give back card 2", "In records the cards are written"):
+        assert NOT_PLAIN.search(text), text
+    assert not NOT_PLAIN.search("a deal set up by hand for this example; the table below is worked out by the kit")
+    assert not NOT_PLAIN.search("The deal: two cards each, and *Stoß* (stack) for the stock")

@@ -815,6 +815,29 @@ def test_the_advice_drop_own_trump_with_variant_a():
     assert g.rule_tables()["scoring"].rows[0][3] == "+6 (no double penalty)"
 
 
+@covers("V24-9.1.4")
+def test_with_variant_a_the_start_player_is_the_trump_caller():
+    """V24-9.1.4: where own trump without a trick is kept with variant a, the start player who named the
+    round's first trump is the one doubled — not the player whose 2 named the trump that scores."""
+    g = game(trump_twos=True, own_trump_penalty="always")
+    d, plays = planned_round(g, [MICHAEL] * 6, dealer=MICHAEL)      # Stefan starts; Michael takes every trick
+    cards = d.split()[1:]
+    last = plays[17]                                                  # Markus's card to the sixth trick
+    two = f"{last[0]}2"
+    i, j = cards.index(last), cards.index(two)
+    cards[i], cards[j] = cards[j], cards[i]
+    s = g.new_state(deal="deal: " + " ".join(cards))
+    start_round(s, "red")
+    play(s, *plays[:17])
+    s.apply(two)
+    assert s.current_player == MARKUS and "new trump: blue" in legal(s)
+    s.apply("new trump: blue")                                       # Markus names the trump that scores
+    r = s.rounds[0]
+    assert r["final"] == "B" and r["tricks"] == [0, 0, 6]
+    assert r["why"][STEFAN] == "own trump" and r["after"][STEFAN] == 24 + 12
+    assert r["why"][MARKUS] == "no trick" and r["after"][MARKUS] == 24 + 6
+
+
 @covers("V24-9.2")
 def test_variant_b_sitting_out():
     rec = load_example("vierundzwanzig", "sitting-out")

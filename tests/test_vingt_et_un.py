@@ -69,6 +69,16 @@ def test_vu_0_2_a_sitting_of_coups():
         assert len(s.score_table().rows) == coups
 
 
+def test_vu_0_2_1_every_coup_from_a_fresh_pack():
+    """VU-0.2.1: each coup is a deal of the whole pack of its own: the cards of one coup come back in the next."""
+    s = game(coups=3).new_state(seed=4)
+    while not s.is_terminal():
+        s.apply(s.legal_actions()[0])
+    deals = [a for a in s.history if a.__class__ is Deal]
+    assert len(deals) == 3 and all(sorted(c.index for c in d.cards) == list(range(32)) for d in deals)
+    assert not any(o.name in ("pack", "deal_on") for o in vu.OPTIONS)     # not offered: the odds count one pack
+
+
 def test_vu_0_3_seats_units_and_ledger():
     """VU-0.3: the last seat holds the first bank; money in whole units; the ledger balances."""
     s = game().new_state(seed=1)
@@ -136,6 +146,37 @@ def test_vu_1_3_a_second_card_to_all_the_bank_waits():
         s.apply("stake 1")
     assert [h for h in s.hands] == [C("10H 9H"), C("8C 7C"), C("KS QS"), C("9D")]
     assert s.view(0).seats[1].hand == [None, None]
+
+
+def test_vu_1_3_1_the_banks_second_card_with_the_players_under_the_classic_reading():
+    """VU-1.3.1. The kit's reading: the bank's second card comes after the players (the test above). The
+    classic reading: it comes with the players' second cards, face up, so the players see it before they
+    draw — and the odds count with it, before the stake too (checked against a brute force over every
+    order of a small pack)."""
+    s = stacked([["10H", "9H"], ["8C", "7C"], ["KS", "QS"], ["9D", "KC"]], "JH 10S", bank_second="with", coups=1)
+    assert s.hands[3] == C("9D")
+    for _ in range(3):
+        s.apply("stake 2")
+    assert s.hands[3] == C("9D KC") and s.view(0).seats[3].hand == C("9D KC")     # face up, before anyone draws
+    assert "9♦ and K♣ (11)" in s.status()
+    odds = {o.label: o.value for o in s.advice(0)}
+    pool = vu.pool_without(C("10H 9H 9D KC"))
+    assert odds["Expected result if you stand (stake 2)"] == 2 * vu.odds_stand(hand("10H 9H"), hand("9D KC"), pool)
+    for _ in range(3):
+        s.apply("stand")
+    assert s.hands[3] == C("9D KC JH 10S")                 # 11, then J 12, then 10: 22, its draws after the players
+    with pytest.raises(IllegalActionError) as e:
+        game(bank_second="with").stack([["10H", "9H"], ["8C", "7C"], ["KS", "QS"], ["9D"]])
+    assert e.value.rule == "VU-1.1" and "two for the bank" in e.value.why
+    # the value of a hand before the stake: the bank's second card seen first, against waiting for it
+    mine, bank, pool = C("10H"), C("9D"), C("KS 7C 8H AD QC 9S")
+    pt = vu.pool_without(c for c in PIQUET32.cards if c not in pool)
+    n = len(pool)
+    with_players = sum(_brute_best(mine + [k], bank + [j], [c for c in pool if c not in (k, j)])[0]
+                       for k in pool for j in pool if j is not k) / (n * (n - 1))
+    after = sum(_brute_best(mine + [k], bank, [c for c in pool if c is not k])[0] for k in pool) / n
+    assert vu.odds_hand_value(hand("10H"), hand("9D"), pt, 0, False, True) == with_players
+    assert vu.odds_hand_value(hand("10H"), hand("9D"), pt) == after and after != with_players
 
 
 def test_vu_1_4_more_cards_on_request_face_down():
@@ -366,12 +407,14 @@ def test_vu_3_settlement_cell_by_cell(cell):
 def test_vu_3_the_table_on_the_page_is_generated_and_quotes_the_rows():
     t = game().rule_tables()["settlement"]
     assert len(t.rows) == 4 and all(len(r) == 6 for r in t.rows)
-    # the printed rows, verbatim (the two stars as the operator asterisk ∗, which Markdown leaves alone)
-    assert [r[5].replace("∗", "*") for r in t.rows] == [
+    # the printed rows, verbatim (the source's own "**"; the page shows them as text, not as Markdown)
+    import html
+    assert "1EÕS **" in html.unescape(t.html()) and "**" not in t.html()
+    assert [r[5] for r in t.rows] == [
         "21(2 K.)2EÕB*2EÕB2EÕB-----", "21(>2 K.)1EÕB2EÕB1EÕB1EÕS **", "unter 211EÕS1EÕB1EÕB1EÕS",
         "über 212EÕS1EÕB-----1EÕS"]
     for printed in t.rows:
-        assert printed[5].replace("∗", "*") in cardkit.rules.source_text("004_6e0a5f18523fa2ed.txt")
+        assert printed[5] in cardkit.rules.source_text("004_6e0a5f18523fa2ed.txt")
     expect = [["2 stakes to the bank; with two cards 1 stake to the bank (the first footnote)", "2 stakes to the bank",
                "2 stakes to the bank", vu.IMPOSSIBLE],
               ["1 stake to the bank (a two-card 21 is better: the second footnote)", "2 stakes to the bank",

@@ -1,5 +1,6 @@
 """Property tests of the Vingt-et-un engine through the common protocol, under every combination of its
-rule options (players, limit, the bank's rule, who holds the bank next, the natural, the Ace), random seeded
+rule options (players, limit, the bank's rule, who holds the bank next, the natural, the Ace, the bank's second
+card), random seeded
 deals and random legal play.
 
 Checked after every action: the cards are conserved (the hands hold exactly the cards given from this
@@ -23,12 +24,12 @@ from cardkit.ledger import TABLE
 from protocol_checks import apply_checking_undo, check_legal
 
 SPECS = {o.name: o for o in vu.OPTIONS}
-RULE_OPTIONS = ("players", "limit", "bank_rule", "next_bank", "natural", "ace")
+RULE_OPTIONS = ("players", "limit", "bank_rule", "next_bank", "natural", "ace", "bank_second")
 COMBOS = [dict(zip(RULE_OPTIONS, vals)) for vals in itertools.product(*(SPECS[k].choices for k in RULE_OPTIONS))]
 
 
 def test_the_combinations_cover_every_option_value():
-    assert len(COMBOS) == 3 * 3 * 2 * 3 * 2 * 2
+    assert len(COMBOS) == 3 * 3 * 2 * 3 * 2 * 2 * 2
     for k in RULE_OPTIONS:
         assert {c[k] for c in COMBOS} == set(SPECS[k].choices)
     assert set(SPECS) == {*RULE_OPTIONS, "coups"}         # coups: below, each value

@@ -501,6 +501,83 @@ def test_a_face_up_card_leaves_the_view_when_played():
     assert up_seen and played
 
 
+def _corrected(**opts):
+    """West revokes with 2♠ on South's 7♥ and corrects it with K♥: the 2♠ lies face up in his hand."""
+    partial = {S: "7H 2H", W: "KH QH 2S 3S", N: "2C", E: "4D 3C"}
+    t = stacked(partial, turned="4D", avoid={W: "D", N: "H", E: "H"}, mode="table", **opts)
+    t.apply("7H"), t.apply("2S"), t.apply("KH")
+    return t
+
+
+@covers("WH-4.8.1")
+def test_a_shown_card_is_called_by_the_partner_or_by_the_opponents():
+    """WH-4.8.1. The quick rules: the holder's partner calls his shown card; not called, it waits (unless it
+    is his only card of the suit led). The classic laws: an opponent (the left-hand one) calls it; not
+    called, the holder plays as he likes. The question is asked at every turn of the holder that has
+    another card, whatever his cards are; a call that would make him revoke lapses."""
+    t = _corrected()
+    t.apply("2C"), t.apply("none"), t.apply("3C"), t.apply("none")   # West wins with K♥ and leads: the call first
+    assert t.current_player == E and legal(t) == ["call 2S", "no call"]     # his partner East decides
+    assert "may call it" in t.view(S).status and t.view(S).status == t.view(N).status
+    before = t.snapshot()
+    for bad in ("2S", "call 3S"):
+        with pytest.raises(IllegalActionError) as e:
+            t.apply(bad)
+        assert e.value.rule == "WH-4.8.1" and t.snapshot() == before
+    t.apply("no call")
+    assert t.current_player == W and "2S" not in legal(t) and "3S" in legal(t)   # it waits for the call
+    with pytest.raises(IllegalActionError) as e:
+        t.apply("2S")
+    assert e.value.rule == "WH-4.8.1" and "partner calls it" in e.value.why
+    t = _corrected()
+    t.apply("2C"), t.apply("none"), t.apply("3C"), t.apply("none"), t.apply("call 2S")
+    assert t.current_player == W and legal(t) == ["2S"]    # called: he leads it now
+    t.apply("2S")
+    assert t.trick == P("2S") and not t._liable(W)
+    # the classic laws: the left-hand opponent, North, decides; not called, West may lead it or not
+    t = _corrected(calling="opponents")
+    t.apply("2C"), t.apply("none"), t.apply("3C"), t.apply("none")
+    assert t.current_player == N and legal(t) == ["call 2S", "no call"]
+    t.apply("no call")
+    assert t.current_player == W and {"2S", "3S", "QH"} <= set(legal(t))
+    # a call that would make its holder revoke lapses: hearts led, West holds Q♥ beside his shown 2♠
+    u = stacked({S: "AH KH", W: "3H QH 2S 3S", N: "2C", E: "4D 3C"}, turned="4D",
+                avoid={W: "D", N: "H", E: "H"}, mode="table")
+    for a in ("AH", "2S", "3H", "2C", "none", "3C", "none", "KH"):
+        u.apply(a)
+    assert u.current_player == E and legal(u) == ["call 2S", "no call"]
+    u.apply("call 2S")
+    assert u.current_player == W and "QH" in legal(u) and len(legal(u)) > 1
+    # the rule card's example: who decides each call, in the record's words under either reading
+    rec = load_example("whist", "revoke-corrected")
+    for calling, who in (("partner", S), ("opponents", E)):
+        lines, _, _ = rec.narration_for(calling=calling)
+        st = rec.load_game(calling=calling).blank_state()
+        for i, text in enumerate(rec.actions):
+            if text == "no call" or text.startswith("call "):
+                assert st.current_player == who and ["South", "West", "North", "East"][who] in lines[str(i)]
+            st.apply(st.parse_action(text))
+    # the turned card, face up in the dealer's hand, is no shown card: nobody calls it
+    s = stacked({E: "AS"}, turned="AS", mode="table")
+    while not s.turned_on_table is False:
+        s.apply(honest(s))
+    assert s._phase != 4 and not s._liable(E)
+
+
+@covers("WH-4.8.1", "WH-3.3")
+def test_a_card_exposed_in_a_deal_let_stand_is_called_only_under_the_quick_rules():
+    """A card exposed in a deal that nobody redealt: a shown card under §8 (the partner calls it); under the
+    classic laws it "cannot be called"."""
+    hands = fill({W: "9C"})
+    for calling, asked in (("partner", True), ("opponents", False)):
+        t = game(mode="table", calling=calling)
+        s = t.new_state(deal=[t.draw(), t.stack(hands, exposed=["9C"])])
+        for _ in range(4):
+            s.apply("play on")
+        s.apply(honest(s))                                # South leads: West is next
+        assert (s._phase == 4) == asked and s._liable(W) == (P("9C") if asked else [])
+
+
 @covers("WH-4.6")
 def test_a_revoke_is_claimed_only_once_it_has_shown():
     rec = load_example("whist", "revoke-claimed")
@@ -547,6 +624,17 @@ def test_both_sides_revoke_the_hand_is_dealt_again():
     assert f.points == e["points_before"] and f.games == e["games_before"]          # no score
     assert f.hands_dealt == 2 and f.dealer == e["dealer"]                            # the same dealer
     assert "revoked hand" in f.hand_text(e)
+    assert rec.final_state(ruleset="long").log[-1]["kind"] == "revoked"             # Enquire Within: a new deal
+    # the Laws of Short Whist (1864), law 81: the hand is played out; each side is punished, neither can win
+    n = max(i for i, a in enumerate(rec.actions) if a.startswith("deal:"))          # the redeal
+    s = rec.load_game(ruleset="short").blank_state()
+    for text in rec.actions[:n]:
+        s.apply(s.parse_action(text))
+    assert not s.log and not s.is_chance()
+    play_hand(s, honest)
+    e = s.log[-1]
+    assert e["kind"] == "played" and e["penalty"] == [3, 3]
+    assert max(e["points"]) <= 4 and e["game"] is None
 
 
 @covers("WH-4.9")
@@ -627,6 +715,50 @@ def test_the_revoke_penalty_and_what_a_revoking_side_cannot_win():
     assert [(x["points"], x["games"]) for x in hand_reading.log] == expected_source(hand_reading.log, "hand")
 
 
+@covers("WH-5.1.1")
+def test_the_first_six_tricks_played_score_nothing_read_to_the_letter():
+    """WH-5.1.1. The kit's reading: each side's tricks beyond its six (North–South 8 tricks: 2 hand points, and
+    East–West nothing). To the letter: tricks 7 to 13 of the hand score, each for the side that took it, so
+    both sides may score in one hand."""
+    rec = load_example("whist", "whole-hand")
+    book, letter = rec.final_state(), rec.final_state(first_six="played")
+    e = letter.log[-1]
+    assert book.log[-1]["tricks"] == [8, 5] and book.points == [2, 0]
+    late = [w % 2 for _, _, w in letter.done[6:]]
+    assert e["late"] == late and letter.points == [late.count(0), late.count(1)] == [5, 2]
+    assert "took 5 of the tricks 7 to 13" in letter.hand_text(e)
+    # the first side to 7 is the first in the order of the tricks: 5 : 5, then tricks 7 to 13 go N-S, E-W,
+    # E-W: East–West reach 7 against North–South's 6 and score 1; the rest is not counted
+    s = game(first_six="played").blank_state()
+    s.points, s.games, s.won = [5, 5], [0, 0], [6, 7]
+    e = {"claimed": [], "penalty": [0, 0], "tricks_scored": [0, 0], "capped": [], "game": None,
+         "game_points": 0, "late": [0, 1, 1, 0, 0, 1, 1], "dropped": [0, 0]}
+    s._score_source(e)
+    assert s.games == [0, 1] and e["hand_points_at_game"] == [6, 7] and e["dropped"] == [2, 2]
+    assert s.points == [0, 0]
+
+
+@covers("WH-5.4.1")
+def test_both_sides_reaching_seven_in_one_hand_the_first_in_order_scores():
+    """WH-5.4.1 (the kit's reading, in the order the points are won): both sides at 6; North–South take 9
+    tricks (+3) but a claimed revoke of theirs costs 2 first — East–West reach 8 while North–South stand at
+    4, and score 7 − 4 = 3 game points; North–South's tricks come too late to count."""
+    s = game(mode="table").blank_state()
+    s.points, s.games, s.won = [6, 6], [0, 0], [9, 4]
+    s.log = []
+    e = {"claimed": [S], "penalty": [0, 0], "tricks_scored": [0, 0], "capped": [], "game": None,
+         "game_points": 0, "late": [0] * 7, "dropped": [0, 0]}
+    s._score_source(e)
+    assert e["game"] == 1 and e["game_points"] == 3 and s.games == [0, 3] and s.points == [0, 0]
+    assert e["hand_points_at_game"] == [4, 8] and e["dropped"] == [3, 0]
+    e.update(kind="played", tricks=[9, 4], honours=None, honours_scored=None)
+    assert "not counted: East–West had reached 7 hand points first" in s.hand_text(e)
+    assert "7 − 4 = 3 game points" in s.hand_text(e)
+    hp, gp = [6, 6], [0, 0]
+    score_source({"claimed": [S], "tricks": [9, 4], "late": [0] * 7}, hp, gp, "game")
+    assert (hp, gp) == ([0, 0], [0, 3])                  # the reference arithmetic agrees
+
+
 def test_a_revoking_side_stops_at_six_game_points():
     """WH-5.3, reading "game": North–South at 3 game points reach 7 hand points in a hand they revoked in:
     7 - 0 would win the game, but the revoke bars the seventh game point."""
@@ -636,7 +768,7 @@ def test_a_revoking_side_stops_at_six_game_points():
     s.points = [6, 0]
     s.log = []
     e = {"claimed": [S], "penalty": [0, 0], "tricks_scored": [0, 0], "capped": [], "game": None,
-         "game_points": 0}
+         "game_points": 0, "late": [], "dropped": [0, 0]}
     s.won = [13, 0]
     s._score_source(e)
     # 6 - 2 + 7 = 11 >= 7: 7 - 2 = 5 game points would make 8; the revoke stops them at 6

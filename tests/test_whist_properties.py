@@ -27,7 +27,14 @@ from protocol_checks import apply_checking_undo, check_legal, check_replay_and_u
 
 GAME = cardkit.game_class("whist")
 SPECS = GAME.option_specs
-ALL_COMBOS = [dict(zip((o.name for o in SPECS), vals)) for vals in itertools.product(*(o.choices for o in SPECS))]
+# every combination of the options but the readings of calling (WH-4.8.1) and of the first six tricks
+# (WH-5.1.1), whose four combinations are taken in turn (each meets six of the 24 others, among them both
+# modes and the quick rules' scoring)
+TURNS = ("calling", "first_six")
+OTHER = [o for o in SPECS if o.name not in TURNS]
+_TURNS = list(itertools.product(*(o.choices for o in SPECS if o.name in TURNS)))
+ALL_COMBOS = [dict(zip((o.name for o in OTHER), vals), **dict(zip(TURNS, _TURNS[(i + i // 4) % len(_TURNS)])))
+              for i, vals in enumerate(itertools.product(*(o.choices for o in OTHER)))]
 RANK = {r: v for v, r in enumerate("2 3 4 5 6 7 8 9 10 J Q K A".split(), start=2)}
 HONOURS = {"A", "K", "Q", "J"}
 TARGET = {"long": 10, "short": 5}
@@ -35,6 +42,9 @@ TARGET = {"long": 10, "short": 5}
 
 def test_the_combinations_cover_every_option_value():
     assert len(ALL_COMBOS) == 24
+    for mode, rules in (("table", "source"), ("strict", "source"), ("table", "short")):
+        seen = {(c["calling"], c["first_six"]) for c in ALL_COMBOS if c["mode"] == mode and c["ruleset"] == rules}
+        assert {x for x, _ in seen} == {"partner", "opponents"} and {y for _, y in seen} == {"book", "played"}
     for o in SPECS:
         assert {c[o.name] for c in ALL_COMBOS} == set(o.choices)
     for combo in ALL_COMBOS:
@@ -50,25 +60,38 @@ def ref_winner(cards, trump):
     return best
 
 
-def score_source(e, hp, gp, bar):
-    """WH-5.1 - WH-5.5: the quick rules' arithmetic for one played hand."""
+def score_source(e, hp, gp, bar, late=False):
+    """WH-5.1 - WH-5.5, WH-5.1.1, WH-5.4.1: the quick rules' arithmetic for one played hand, the hand points
+    counted in the order they are won: the revoke penalties, then the tricks (each side's beyond six, or
+    with `late` tricks 7 to 13 each for its taker); the first side to 7 scores against the other's points
+    then, and nothing after it counts."""
     revoked = {s % 2 for s in e["claimed"]}
-    for s in e["claimed"]:
-        hp[s % 2] -= 2
-        hp[1 - s % 2] += 2
-    for side in (0, 1):
-        hp[side] += max(0, e["tricks"][side] - 6)
-    if bar == "hand":
-        for side in revoked:
-            hp[side] = min(hp[side], 6)
-    reach = [x for x in (0, 1) if hp[x] >= 7]
-    if reach:
-        x = reach[0] if len(reach) == 1 else [r for r in reach if r not in revoked][0]
-        g = gp[x] + 7 - hp[1 - x]
-        if bar == "game" and x in revoked:
-            g = min(g, 6)
-        gp[x] = g
-        hp[0] = hp[1] = 0
+    steps = []
+    if e["claimed"]:
+        pen = [0, 0]
+        for s in e["claimed"]:
+            pen[s % 2] -= 2
+            pen[1 - s % 2] += 2
+        steps.append([(x, pen[x]) for x in (0, 1) if pen[x]])
+    if late:
+        steps += [[(x, 1)] for x in e["late"]]
+    else:
+        for x in (0, 1):
+            steps += [[(x, 1)]] * max(0, e["tricks"][x] - 6)
+    for step in steps:
+        for x, k in step:
+            hp[x] += k
+            if bar == "hand" and x in revoked:
+                hp[x] = min(hp[x], 6)
+        up = [x for x, k in step if k > 0 and hp[x] >= 7]
+        if up:
+            x = up[0]
+            g = gp[x] + 7 - hp[1 - x]
+            if bar == "game" and x in revoked:
+                g = min(g, 6)
+            gp[x] = g
+            hp[0] = hp[1] = 0
+            return
 
 
 def score_classic(e, pts, games, honours, target):
@@ -186,10 +209,11 @@ def play_and_check(options: dict, seed: int, choose, undo_at: float, back: float
             logged += 1
             if e["kind"] == "played":
                 assert sum(e["tricks"]) == 13 and len(s.done) == 13
+                assert e["late"] == [w % 2 for _, _, w in s.done[6:]]        # tricks 7 to 13, in order
                 if classic:
                     score_classic(e, hp, gp, honours, TARGET[options["ruleset"]])
                 else:
-                    score_source(e, hp, gp, options["revoke_bar"])
+                    score_source(e, hp, gp, options["revoke_bar"], options["first_six"] == "played")
             else:
                 assert table
                 if e["kind"] == "revoked":

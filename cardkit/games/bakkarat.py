@@ -41,6 +41,8 @@ VALUE = {c: (1 if c.rank == "A" else 0 if c.rank in ("J", "Q", "K") else int(c.r
 # BA-1.1: over 10 loses 10 (as often as needed): a sum 0 … 30 as a count 0 … 10
 RED = [s if s <= 10 else (s - 1) % 10 + 1 for s in range(31)]
 FIN3 = {"zero": tuple(0 if RED[s] == 10 else RED[s] for s in range(31)), "ten": tuple(RED)}   # BA-1.3
+# BA-1.2.1: two cards that make 10 are a "Bak!" (redealt: the count 10 never stands) or baccara, counting 0
+FIN2 = {"redeal": tuple(RED), "baccara": FIN3["zero"]}
 FULL_COUNTS = (12, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4)       # cards of each value 0 … 10 in the pack
 
 
@@ -87,6 +89,10 @@ OPTIONS = (
     Option("three_card_ten", "zero", choices=("zero", "ten"), rule="BA-1.3",
            help="what three cards that make exactly 10 count",
            labels={"zero": "nothing (classic)", "ten": "ten (to the letter)"}),
+    Option("bak", "redeal", choices=("redeal", "baccara"), rule="BA-1.2.1",
+           help="two cards that make 10: “Bak!” and the cards dealt again, or baccara, a count of 0 that is played",
+           labels={"redeal": "“Bak!”: the cards are dealt again (the source)",
+                   "baccara": "baccara: it counts 0 and is played (classic)"}),
     Option("bank_draw", "free", choices=("free", "five"), rule="BA-2.2",
            help="the bank's own third card: its choice, or always on 5 or less",
            labels={"free": "the bank chooses (the source)", "five": "the bank draws on 5 or less"}),
@@ -106,12 +112,13 @@ def signed(n: int) -> str:
     return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
 
 
-def count_of(cards, fin3=FIN3["zero"]) -> int:
-    """The count of a hand (BA-1, BA-1.1, BA-1.3): two cards 0 … 10 (10 is a "Bak!"), three cards 0 … 9 or 10."""
+def count_of(cards, fin3=FIN3["zero"], fin2=FIN2["redeal"]) -> int:
+    """The count of a hand (BA-1, BA-1.1, BA-1.3, BA-1.2.1): two cards 0 … 10 (10 is a "Bak!", or 0 as
+    baccara), three cards 0 … 9 or 10."""
     s = 0
     for c in cards:
         s += VALUE[c]
-    return fin3[s] if len(cards) == 3 else RED[s]
+    return fin3[s] if len(cards) == 3 else fin2[s]
 
 
 class Bakkarat(Game):
@@ -128,6 +135,8 @@ class Bakkarat(Game):
         o = self.options
         self._deck = tuple(FRENCH52.cards)
         self.fin3 = FIN3[o["three_card_ten"]]
+        self.fin2 = FIN2[o["bak"]]
+        self.redeal = o["bak"] == "redeal"              # BA-1.2.1
         self.bank_free = o["bank_draw"] == "free"
         self.tie_bank = o["ties"] == "bank"
         self.limit = o["limit"]
@@ -185,7 +194,7 @@ class Bakkarat(Game):
         return "deal: " + FRENCH52.format(order + left)
 
     def rule_tables(self) -> dict:
-        return {"values": values_table(), "settlement": settlement_table(self.options),
+        return {"values": values_table(self.options["bak"]), "settlement": settlement_table(self.options),
                 "strategy": strategy_table(self.options)}
 
     def bots(self) -> dict:
@@ -256,8 +265,8 @@ class BakkaratState(State):
         """The counts of a coup played (BA-1, BA-1.1, BA-1.3) and each player's outcome against the bank:
         1 wins, -1 loses, 0 an equal count (BA-3.1)."""
         _, b, hands, _, _, _, _ = coup
-        fin3 = self.game.fin3
-        counts = [fin3[VALUE[h[0]] + VALUE[h[1]] + VALUE[h[2]]] if len(h) == 3 else RED[VALUE[h[0]] + VALUE[h[1]]]
+        fin3, fin2 = self.game.fin3, self.game.fin2
+        counts = [fin3[VALUE[h[0]] + VALUE[h[1]] + VALUE[h[2]]] if len(h) == 3 else fin2[VALUE[h[0]] + VALUE[h[1]]]
                   for h in hands]
         cb = counts[b]
         tie_bank = self.game.tie_bank
@@ -442,7 +451,7 @@ class BakkaratState(State):
     def _look(self) -> list | None:
         hands = self.hands
         order = (self.left, self.right, self.banker)
-        while True:
+        while self.game.redeal:                   # BA-1.2.1 "baccara": a two-card 10 counts 0, no redeal
             bak = None
             for p in order:
                 h = hands[p]
@@ -478,7 +487,7 @@ class BakkaratState(State):
             self.current_player = b
             return [DRAW_A, STAND_A]
         h = self.hands[b]
-        if RED[VALUE[h[0]] + VALUE[h[1]]] <= 5:       # BA-2.2 "five": the bank draws on 5 or less
+        if self.game.fin2[VALUE[h[0]] + VALUE[h[1]]] <= 5:   # BA-2.2 "five": the bank draws on 5 or less
             c = self.pack.pop()
             h.append(c)
             self.auto_draw = c
@@ -655,12 +664,12 @@ class BakkaratState(State):
                 punters.append((h[2] if len(h) == 3 else None, self.stakes[p] + self.pstakes[p]))
             sb = VALUE[self.hands[player][0]] + VALUE[self.hands[player][1]]
             ev_s, ev_d = bank_odds(tuple(c), sb, tuple((None if t is None else VALUE[t], s) for t, s in punters),
-                                   g.options["three_card_ten"], g.tie_bank)
+                                   g.options["three_card_ten"], g.tie_bank, g.options["bak"])
             return [Odds("The bank's result if it stands", ev_s, "stake", note + "; the players' hands alike"),
                     Odds("The bank's result if it draws", ev_d, "stake", note + "; the players' hands alike")]
         h = self.hands[player]
         sm = VALUE[h[0]] + VALUE[h[1]]
-        ws, ls, wd, ld = punter_odds(tuple(c), sm, g.options["three_card_ten"])
+        ws, ls, wd, ld = punter_odds(tuple(c), sm, g.options["three_card_ten"], g.options["bak"])
         stake = self.stakes[player]
         tie = g.tie_bank
         ev_s = stake * (ws - ls - (1 - ws - ls if tie else 0))
@@ -913,21 +922,22 @@ def _less(c, a, b):
     return c
 
 
-def _punter_sums(c, sm, fin3):
+def _punter_sums(c, sm, fin3, fin2=FIN2["redeal"], no_bak=True):
     """For a player with two cards summing to `sm` against a bank that draws on 5 or less, over the bank's
-    two hidden cards (not a "Bak!") and the third cards from `c`: integer sums of ways for (win stand, lose
-    stand, win draw, lose draw), the number of bank pairs, and the denominator of the sums."""
+    two hidden cards (not a "Bak!" where one is redealt, `no_bak`) and the third cards from `c`: integer sums
+    of ways for (win stand, lose stand, win draw, lose draw), the number of bank pairs, and the denominator
+    of the sums. `fin2`: the two-card counts (BA-1.2.1)."""
     n = sum(c)
-    m2 = RED[sm]
+    m2 = fin2[sm]
     n1 = n - 2
     ws = ls = wd = ld = pairs = 0
     for a, b in PAIRS:
         w = _ways(c, a, b)
-        if w <= 0 or RED[a + b] == 10:
+        if w <= 0 or no_bak and RED[a + b] == 10:
             continue
         pairs += w
         cc = _less(c, a, b)
-        tb = RED[a + b]
+        tb = fin2[a + b]
         if tb > 5:                                 # the bank stands on its two cards
             k = n1 * (n1 - 1)
             if m2 > tb:
@@ -974,26 +984,27 @@ def _punter_sums(c, sm, fin3):
     return ws, ls, wd, ld, pairs, (n * (n - 1) // 2) * n1 * (n1 - 1)
 
 
-def punter_odds(c: tuple, sm: int, ten: str = "zero") -> tuple:
+def punter_odds(c: tuple, sm: int, ten: str = "zero", bak: str = "redeal") -> tuple:
     """Exact chances (Fractions) for a player whose two cards sum to `sm`, the unseen cards by value `c`:
     (win if he stands, lose if he stands, win if he draws, lose if he draws), against a bank that draws on
-    5 or less, given that neither the bank's hand nor the other player's hidden hand makes 10."""
-    key = ("p", c, sm, ten)
+    5 or less, given that neither the bank's hand nor the other player's hidden hand makes 10 — where a
+    two-card 10 is a "Bak!" (BA-1.2.1; as baccara it counts 0 and no hand is ruled out)."""
+    key = ("p", c, sm, ten, bak)
     hit = _CACHE.get(key)
     if hit is not None:
         return hit
-    fin3 = FIN3[ten]
+    fin3, fin2, no_bak = FIN3[ten], FIN2[bak], bak == "redeal"
     n = sum(c)
     pair_all = n * (n - 1) // 2
 
     def part(cc):
-        ws, ls, wd, ld, pairs, den = _punter_sums(cc, sm, fin3)
+        ws, ls, wd, ld, pairs, den = _punter_sums(cc, sm, fin3, fin2, no_bak)
         m = sum(cc)
         return [Fraction(ws, den), Fraction(ls, den), Fraction(wd, den), Fraction(ld, den),
                 Fraction(pairs, m * (m - 1) // 2)]
 
     total = part(c)
-    if n >= 6:
+    if n >= 6 and no_bak:
         for a, b in TEN_PAIRS:                     # the other hidden hand is no "Bak!" either
             w = _ways(c, a, b)
             if w > 0:
@@ -1008,20 +1019,21 @@ def punter_odds(c: tuple, sm: int, ten: str = "zero") -> tuple:
     return out
 
 
-def _bank_sums(c, sb, t, fin3, tie_bank):
-    """The bank (two cards summing to `sb`) against one player whose two cards are hidden (not a "Bak!")
-    and whose third card has value `t` (or None): the sum of ways × the bank's result (+1, 0, −1) if the
-    bank stands and if it draws, the number of the player's pairs, and the denominators."""
+def _bank_sums(c, sb, t, fin3, tie_bank, fin2=FIN2["redeal"], no_bak=True):
+    """The bank (two cards summing to `sb`) against one player whose two cards are hidden (not a "Bak!"
+    where one is redealt, `no_bak`) and whose third card has value `t` (or None): the sum of ways × the
+    bank's result (+1, 0, −1) if the bank stands and if it draws, the number of the player's pairs, and the
+    denominators. `fin2`: the two-card counts (BA-1.2.1)."""
     n = sum(c)
-    tb = RED[sb]
+    tb = fin2[sb]
     n1 = n - 2
     st = dr = pairs = 0
     for a, b in PAIRS:
         w = _ways(c, a, b)
-        if w <= 0 or RED[a + b] == 10:
+        if w <= 0 or no_bak and RED[a + b] == 10:
             continue
         pairs += w
-        tp = RED[a + b] if t is None else fin3[a + b + t]
+        tp = fin2[a + b] if t is None else fin3[a + b + t]
         st += w * (1 if tb > tp else -1 if tb < tp else (1 if tie_bank else 0))
         cc = _less(c, a, b)
         r = 0
@@ -1034,20 +1046,22 @@ def _bank_sums(c, sb, t, fin3, tie_bank):
     return st, dr, pairs, n * (n - 1) // 2, n1
 
 
-def bank_odds(c: tuple, sb: int, punters: tuple, ten: str = "zero", tie_bank: bool = False) -> tuple:
+def bank_odds(c: tuple, sb: int, punters: tuple, ten: str = "zero", tie_bank: bool = False,
+              bak: str = "redeal") -> tuple:
     """The bank's expected result in units (Fractions) if it stands and if it draws: its two cards sum to
     `sb`; `punters` is ((third card value or None, units staked on the hand), …) for the two players, whose
-    two first cards are hidden and no "Bak!"; the unseen cards by value `c`."""
-    key = ("b", c, sb, punters, ten, tie_bank)
+    two first cards are hidden and no "Bak!" (where one is redealt: BA-1.2.1); the unseen cards by value
+    `c`."""
+    key = ("b", c, sb, punters, ten, tie_bank, bak)
     hit = _CACHE.get(key)
     if hit is not None:
         return hit
-    fin3 = FIN3[ten]
+    fin3, fin2, no_bak = FIN3[ten], FIN2[bak], bak == "redeal"
     n = sum(c)
     pair_all = n * (n - 1) // 2
 
     def part(cc, t):
-        st, dr, pairs, pden, n1 = _bank_sums(cc, sb, t, fin3, tie_bank)
+        st, dr, pairs, pden, n1 = _bank_sums(cc, sb, t, fin3, tie_bank, fin2, no_bak)
         return [Fraction(st, pden), Fraction(dr, pden * n1), Fraction(pairs, pden)]
 
     ev_s = ev_d = Fraction(0)
@@ -1055,7 +1069,7 @@ def bank_odds(c: tuple, sb: int, punters: tuple, ten: str = "zero", tie_bank: bo
         if not stake:
             continue
         total = part(c, t)
-        if n >= 6:
+        if n >= 6 and no_bak:
             for a, b in TEN_PAIRS:                 # the other player's hidden hand is no "Bak!"
                 w = _ways(c, a, b)
                 if w > 0:
@@ -1072,11 +1086,12 @@ def bank_odds(c: tuple, sb: int, punters: tuple, ten: str = "zero", tie_bank: bo
 
 
 # --- tables generated from the engine ----------------------------------------------------------------
-def values_table() -> Table:
+def values_table(bak: str = "redeal") -> Table:
     rows = [["Ace", "1"], ["2 … 9", "as printed"], ["10", "10"], ["Jack, Queen, King", "0"]]
     rows += [["7 + 6", f"{count_of(FRENCH52.parse_many('7H 6S'))} (13 less 10)"],
              ["9 + 8 + 5", f"{count_of(FRENCH52.parse_many('9H 8S 5C'))} (22 less 10, less 10)"],
-             ["4 + 6", "10: “Bak!” — the cards are dealt again"]]
+             ["4 + 6", "10: “Bak!” — the cards are dealt again" if bak == "redeal" else
+              "0: baccara, the worst count — played (BA-1.2.1)"]]
     return Table(["cards", "count"], rows, "The values of the cards and the count over 10")
 
 
@@ -1101,7 +1116,7 @@ _STRATEGY: dict = {}
 def strategy_table(opts: dict) -> Table:
     """A player's two-card counts from a fresh pack (a King and a card of each count): the exact value of a
     stake of one unit standing and drawing, against a bank that draws on 5 or less."""
-    key = (opts["three_card_ten"], opts["ties"])
+    key = (opts["three_card_ten"], opts["ties"], opts.get("bak", "redeal"))
     if key in _STRATEGY:
         return _STRATEGY[key]
     rows = []
@@ -1110,7 +1125,7 @@ def strategy_table(opts: dict) -> Table:
         c = list(FULL_COUNTS)
         c[0] -= 1                                  # the King
         c[m] -= 1                                  # the card that makes the count m (m = 0: a second face card)
-        ws, ls, wd, ld = punter_odds(tuple(c), m, opts["three_card_ten"])
+        ws, ls, wd, ld = punter_odds(tuple(c), m, opts["three_card_ten"], key[2])
         ev_s = ws - ls - ((1 - ws - ls) if tie else 0)
         ev_d = wd - ld - ((1 - wd - ld) if tie else 0)
         best = "draw" if ev_d > ev_s else "stand"
@@ -1128,7 +1143,7 @@ def strategy_table(opts: dict) -> Table:
 # --- bots ------------------------------------------------------------------------------------------
 def _own_count(state, me: int) -> int:
     h = state.view(me).seats[me].hand
-    return RED[sum(VALUE[c] for c in h[:2])]
+    return state.game.fin2[sum(VALUE[c] for c in h[:2])]
 
 
 class CarefulBot(Bot):

@@ -52,6 +52,7 @@ OUTCOME_WORD = {WIN: "won", LOSS: "lost", DOUBLET: "made a doublet"}
 
 # action codes (Action.data; a stake's amount is its positive data)
 D_PICK, D_DONE, D_SHOW, D_TURN, D_PAROLI, D_LAPPE, D_SIX, D_SEPT, D_WITHDRAW = -1, -2, -3, -4, -5, -6, -7, -8, -9
+D_LEAVE = -10
 
 PICK = {c: Action(c.text, c.label, c, data=D_PICK) for c in FRENCH52.cards}
 STAKE_A = {k: Action(f"stake {k}", f"stake {plural(k, 'unit')}", data=k) for k in AMOUNTS}
@@ -63,12 +64,14 @@ LAPPE = Action("lappe", "Lappé: back to the first stake", data=D_LAPPE)
 SIX = Action("six-et-le-va", "Six-et-le-va: the stake ×6", data=D_SIX)
 SEPT = Action("sept-et-le-va", "Sept-et-le-va: the stake ×7", data=D_SEPT)
 WITHDRAW = Action("withdraw", "withdraw the card and its stake", data=D_WITHDRAW)
+LEAVE = Action("leave", "leave the stake as it lies", data=D_LEAVE)      # FA-3.7, reading "optional"
 CHOICES = (PAROLI, LAPPE, SIX, SEPT, WITHDRAW)
-CHOICE_RULE = {D_PAROLI: "FA-3.2", D_LAPPE: "FA-3.3", D_SIX: "FA-3.4", D_SEPT: "FA-3.5", D_WITHDRAW: "FA-3.6"}
+CHOICE_RULE = {D_PAROLI: "FA-3.2", D_LAPPE: "FA-3.3", D_SIX: "FA-3.4", D_SEPT: "FA-3.5", D_WITHDRAW: "FA-3.6",
+               D_LEAVE: "FA-3.7"}
 CHOICE_NAME = {D_PAROLI: "Paroli", D_LAPPE: "Lappé", D_SIX: "Six-et-le-va", D_SEPT: "Sept-et-le-va",
-               D_WITHDRAW: "withdraw"}
+               D_WITHDRAW: "withdraw", D_LEAVE: "leave it"}
 WORDS = {"paroli": D_PAROLI, "lappe": D_LAPPE, "lappé": D_LAPPE, "six-et-le-va": D_SIX, "six": D_SIX,
-         "sept-et-le-va": D_SEPT, "sept": D_SEPT, "withdraw": D_WITHDRAW}
+         "sept-et-le-va": D_SEPT, "sept": D_SEPT, "withdraw": D_WITHDRAW, "leave": D_LEAVE}
 
 OPTIONS = (
     Option("players", 2, choices=(2, 3, 4), rule="FA-0",
@@ -85,6 +88,13 @@ OPTIONS = (
            labels={10: "10 units a card", 20: "20 units a card", 50: "50 units a card", 100: "100 units a card"}),
     Option("deals", 2, choices=(1, 2, 3, 5, 10), rule="FA-0.2", help="deals in a sitting",
            labels={1: "1 deal", 2: "2 deals", 3: "3 deals", 5: "5 deals", 10: "10 deals"}),
+    Option("stake_choice", "call", choices=("call", "optional"), rule="FA-3.7",
+           help="after a card shows: a choice must be called, or the stake may stay as it lies",
+           labels={"call": "a choice after every showing (Lappé lays a lost stake again)",
+                   "optional": "the stake may stay as it lies; a lost stake stays off unless Six or Sept"}),
+    Option("late_stakes", False, choices=(False, True), rule="FA-3.8",
+           help="stakes on new cards only before the bottom card is shown, or also between the turns",
+           labels={False: "only before the bottom card is shown", True: "also between any two turns (historical)"}),
 )
 
 
@@ -105,9 +115,11 @@ def doublet_cost(stake: int, rule: str) -> int:
     return stake if rule == "all" else 0
 
 
-def new_stake(choice: int, before: int, orig: int) -> int:
+def new_stake(choice: int, before: int, orig: int, lying: int | None = None) -> int:
     """The stake a choice leaves on the card (FA-3): `before` is the stake when the card showed, `orig` the
-    stake first laid."""
+    stake first laid, `lying` what lies on the card now (after a loss 0; FA-3.7's "leave it" keeps it)."""
+    if choice == D_LEAVE:
+        return before if lying is None else lying
     if choice == D_PAROLI:
         return 2 * before
     if choice == D_LAPPE:
@@ -237,6 +249,8 @@ class Faro(Game):
         self.right_wins = o["winning_pile"] == "source"
         self.doublets = o["doublets"]
         self.deals = o["deals"]
+        self.optional = o["stake_choice"] == "optional"      # FA-3.7
+        self.late = o["late_stakes"]                          # FA-3.8
         self._choice_lists: dict = {}
         self._amount_actions = [STAKE_A[k] for k in self.amounts]
         # the shuffle's steps from the bottom up, eight to a draw of the RNG: (the product of their ranges,
@@ -410,11 +424,14 @@ class FaroState(State):
     def _choices(self) -> list:
         """The choices about the stake first in `pending` (a fresh list)."""
         st, outcome, before = self.pending[0]
+        g = self.game
+        if g.optional:
+            return _optional_choices(g, st, outcome, before)
         key = (outcome == WIN, before, st.showings >= 2)
-        choice_lists = self.game._choice_lists    # the choices after a showing, by (won, stake, may withdraw)
+        choice_lists = g._choice_lists            # the choices after a showing, by (won, stake, may withdraw)
         got = choice_lists.get(key)
         if got is None:
-            lim = self.game.limit
+            lim = g.limit
             out = [PAROLI] if outcome == WIN and 2 * before <= lim else []
             out.append(LAPPE)
             if 6 * before <= lim:
@@ -459,8 +476,11 @@ class FaroState(State):
             if self.staker < len(punters):
                 p = self.current_player = punters[self.staker]
                 return [*self._picks[p], DONE]
-            self.phase = SHOW
             self.current_player = BANK
+            if self.bottom_shown:                   # FA-3.8: stakes between the turns; the next turn
+                self.phase = TURN
+                return [TURN_A]
+            self.phase = SHOW
             return [SHOW_A]
         self.bottom_shown = True                    # D_SHOW
         self.phase = TURN
@@ -500,14 +520,26 @@ class FaroState(State):
                     if stakes[ra]:                  # two ranks' stakes: the decisions go in seat order
                         self.pending.sort(key=_pending_key)
         self.last_turn = (a, b, last, settled)
+        if not pack:                                # the last turn: no card follows, nothing to decide
+            self._end_deal()
+            return None
         if self.pending:
             self.phase = DECIDE
             self.current_player = self.pending[0][0].seat
             return self._choices()
-        if pack:
-            return [TURN_A]
-        self._end_deal()
-        return None
+        return self._before_turn()
+
+    def _before_turn(self) -> list:
+        """Before the next turn: the bank turns (FA-1.3), or, where stakes may be laid between the turns
+        (FA-3.8), the punters first stake in turn."""
+        if self.game.late:
+            self.phase = STAKE
+            self.staker = 0
+            p = self.current_player = self.game.punters[0]
+            return [*self._picks[p], DONE]
+        self.phase = TURN
+        self.current_player = BANK
+        return [TURN_A]
 
     def _settle(self, r: int, outcome: int, settled: list) -> None:
         led = self.ledger
@@ -516,6 +548,12 @@ class FaroState(State):
         pending = self.pending
         for st in self.stakes[r]:
             before = st.amount
+            st.showings += 1
+            settled.append((st.seat, st.card, outcome, before))
+            if not before:                          # FA-3.7: a card left without a stake wins and loses nothing
+                if st.showings >= 2:                # and from its second showing it may be withdrawn
+                    pending.append((st, outcome, before))
+                continue
             if outcome == WIN:
                 led.post("Bank", names[st.seat], before, "wins", "FA-2", n)
             elif outcome == LOSS:
@@ -526,15 +564,13 @@ class FaroState(State):
                 if h:
                     led.transfer(TABLE, "Bank", h, "doublet", "FA-4.1", n)
                     st.amount = before - h
-            st.showings += 1
-            settled.append((st.seat, st.card, outcome, before))
             pending.append((st, outcome, before))
 
     def _decide(self, d: int) -> list | None:
         """FA-3: the punter's choice about the stake on a card that has just shown. Returns the next legal
         actions (None when the deal is over)."""
         st, outcome, before = self.pending.pop(0)
-        t = new_stake(d, before, st.orig)
+        t = new_stake(d, before, st.orig, st.amount)
         c = st.amount
         name = self._names[st.seat]
         if t > c:
@@ -548,12 +584,7 @@ class FaroState(State):
         if self.pending:
             self.current_player = self.pending[0][0].seat
             return self._choices()
-        if self.hands[BANK]:
-            self.phase = TURN
-            self.current_player = BANK
-            return [TURN_A]
-        self._end_deal()
-        return None
+        return self._before_turn()                  # (after the last turn nobody decides: `_turn`)
 
     def _to_book(self, seat: int, card: Card) -> None:
         h = self.hands[seat]
@@ -678,7 +709,7 @@ class FaroState(State):
         try:
             card = FRENCH52.parse(text)
         except CardError:
-            return super()._illegal(text)
+            return self._unreadable(text)
         if p == BANK:
             return IllegalActionError("FA-1.3", "the bank stakes on no card: it turns the cards", text)
         if ph == DECIDE:
@@ -696,6 +727,23 @@ class FaroState(State):
             return IllegalActionError("FA-3.1", f"you have already staked on the {card.label}", text)
         return super()._illegal(text)
 
+    def _unreadable(self, text: str) -> IllegalActionError:
+        """A text that is no move of Faro at all: the rule of the decision in front of the player."""
+        ph = self.phase
+        no = f"{text!r} is not a move of Faro: "
+        if ph == DECIDE:
+            names = [CHOICE_NAME[a.data] for a in self.legal_actions()]
+            return IllegalActionError("FA-3", no + "choose what happens to the stake on your card: "
+                                      + ", ".join(names[:-1]) + " or " + names[-1], text)
+        if ph == STAKE:
+            return IllegalActionError("FA-3.1", no + "stake on a card of your book (its name, e.g. 7S) or "
+                                      "“done” for no more stakes", text)
+        if ph == AMOUNT:
+            return IllegalActionError("FA-3.1", no + "choose the amount, e.g. stake 2", text)
+        if ph == SHOW:
+            return IllegalActionError("FA-1.2", no + "the bank shows the bottom card now", text)
+        return IllegalActionError("FA-1.3", no + "the bank turns two cards now", text)
+
     def _wrong_time(self, what: str, text: str) -> IllegalActionError:
         ph = self.phase
         if what == "show":
@@ -709,10 +757,16 @@ class FaroState(State):
                                           "has decided about the cards that showed", text)
             return IllegalActionError("FA-1.2", "the bank shows the bottom card before the first turn", text)
         if what == "done":
+            if self.game.late:
+                return IllegalActionError("FA-3.8", "the stakes are placed before the bottom card is shown and "
+                                          "between the turns: there is nothing to finish now", text)
             return IllegalActionError("FA-3.1", "the stakes are placed before the bottom card is shown: "
                                       "there is nothing to finish now", text)
         if ph == STAKE:
             return IllegalActionError("FA-3.1", "click a card of your book first, then choose the amount", text)
+        if self.game.late:
+            return IllegalActionError("FA-3.8", "stakes are placed before the bottom card is shown and between "
+                                      "the turns, each punter in turn", text)
         return IllegalActionError("FA-3.1", "stakes are placed before the bottom card is shown; during the "
                                   "deal a stake only changes when its card shows", text)
 
@@ -723,12 +777,23 @@ class FaroState(State):
             return IllegalActionError(rule, f"{name} is a choice for when a card you staked on shows; none "
                                       "has just shown", text)
         st, outcome, before = self.pending[0]
+        if d == D_LEAVE:
+            return IllegalActionError(rule, "every showing calls for a choice (the kit's reading of FA-3.7): "
+                                      "Lappé leaves the first stake as it lies; after a loss it lays it again",
+                                      text)
         if d == D_PAROLI and outcome != WIN:
             return IllegalActionError(rule, f"Paroli lets a win ride: your {st.card.label} "
                                       f"{OUTCOME_WORD[outcome]}, there is no win", text)
         if d == D_WITHDRAW:
             return IllegalActionError(rule, f"the {st.card.label} has shown once: the stake stays until its "
                                       "second showing", text)
+        if self.game.optional and (d == D_LAPPE and outcome == LOSS or not before):
+            return IllegalActionError("FA-3.7", f"your {st.card.label} has no stake left on it: leave it without "
+                                      "a stake" + (", or Six- or Sept-et-le-va on the stake it lost" if before
+                                                   else ""), text)
+        if self.game.optional and d == D_LAPPE:
+            return IllegalActionError("FA-3.3", f"the first stake already lies on your {st.card.label}: leave it "
+                                      "as it lies", text)
         t = new_stake(d, before, st.orig)
         return IllegalActionError("FA-4.2", f"{name} would put {plural(t, 'unit')} on the card: above the "
                                   f"bank's limit of {plural(self._limit, 'unit')}", text)
@@ -761,7 +826,7 @@ class FaroState(State):
             st, outcome, before = self.pending[0]
             r = st.rank
             what = f"your {rank_word(r)}"
-            choices = [(a, new_stake(a.data, before, st.orig)) for a in self.legal_actions()]
+            choices = [(a, new_stake(a.data, before, st.orig, st.amount)) for a in self.legal_actions()]
         else:
             r = RANK_OF[self.picked] if self.phase == AMOUNT else RANK_OF[self.hands[player][0]] \
                 if self.hands[player] else 0
@@ -783,6 +848,8 @@ class FaroState(State):
                 label = f"a stake of {plural(t, 'unit')}"
             elif a.data == D_WITHDRAW:
                 label = "withdrawing"
+            elif a.data == D_LEAVE:
+                label = f"leaving it (a stake of {plural(t, 'unit')})"
             else:
                 label = f"{CHOICE_NAME[a.data]} (a stake of {plural(t, 'unit')})"
             out.append(Odds(f"Expected result of {label} at the next showing", expected(t, show, self._dbl),
@@ -886,6 +953,8 @@ class FaroState(State):
 
     def _outcome_words(self, seat, card, outcome, before) -> str:
         name = self._names[seat]
+        if not before:
+            return f"{name}'s {card.label} shows, with no stake on it [FA-3.7]"
         if outcome == WIN:
             return f"{name}'s {card.label} wins {plural(before, 'unit')} [FA-2]"
         if outcome == LOSS:
@@ -901,6 +970,8 @@ class FaroState(State):
         if cp == TERMINAL:
             return f"Deal {self.deal_no}", "End of the sitting"
         if self.phase in (STAKE, AMOUNT):
+            if self.bottom_shown:                   # FA-3.8: stakes between the turns, before the next one
+                return f"Deal {self.deal_no}", f"Turn {self.turn_no + 1}"
             return f"Deal {self.deal_no}", "Stakes"
         if self.phase == SHOW:
             return f"Deal {self.deal_no}", "The bottom card"
@@ -928,7 +999,8 @@ class FaroState(State):
         who = self._names[cp]
         ph = self.phase
         if ph == STAKE:
-            return f"{who}: click a card of your book to stake on its rank, or no more stakes."
+            when = " before the next turn" if self.bottom_shown else ""
+            return f"{who}: click a card of your book to stake on its rank{when}, or no more stakes."
         if ph == AMOUNT:
             return f"{who}: how much on the {self.picked.label}? 1 to {self._limit} units."
         if ph == SHOW:
@@ -980,9 +1052,12 @@ class FaroState(State):
                 line += " " + c._deal_end_words()
             return line
         st, outcome, before = self.pending[0]
-        t = new_stake(d, before, st.orig)
+        t = new_stake(d, before, st.orig, st.amount)
         card = st.card.label
-        if d == D_WITHDRAW:
+        if d == D_LEAVE:
+            line = (f"{who} leaves the stake on the {card} as it lies: {plural(t, 'unit')} [FA-3.7]." if t else
+                    f"{who} leaves the {card} on the table without a stake [FA-3.7].")
+        elif d == D_WITHDRAW:
             line = (f"{who} withdraws the {card}" + (f" and its stake of {plural(st.amount, 'unit')}" if st.amount
                                                     else "") + " [FA-3.6].")
         elif d == D_PAROLI:
@@ -1038,6 +1113,27 @@ class FaroState(State):
         return c
 
 
+def _optional_choices(g, st, outcome: int, before: int) -> list:
+    """FA-3.7, reading "optional": the choices about a stake when its card has shown — leave it as it lies
+    (after a loss: the card stays without a stake), Paroli after a win, Lappé where it changes the stake
+    (not after a loss), Six- or Sept-et-le-va on a stake that lay on the card, withdraw from the second
+    showing on."""
+    lim = g.limit
+    out = [LEAVE]
+    if before:
+        if outcome == WIN and 2 * before <= lim:
+            out.append(PAROLI)
+        if outcome != LOSS and st.orig != st.amount:
+            out.append(LAPPE)
+        if 6 * before <= lim:
+            out.append(SIX)
+            if 7 * before <= lim:
+                out.append(SEPT)
+    if st.showings >= 2:
+        out.append(WITHDRAW)
+    return out
+
+
 def _seat_of(st) -> int:
     return st.seat
 
@@ -1085,20 +1181,28 @@ def strategy_table(opts: dict) -> Table:
 
 
 def choices_table(opts: dict) -> Table:
-    """FA-3: what each choice does to a stake of 2 (first laid 2), after a win, a loss and a doublet."""
+    """FA-3: what each choice does to a stake of 2 (first laid 2), after a win, a loss and a doublet (with
+    FA-3.7's reading "optional", "leave it" too, and the choices that reading does not offer)."""
     lim = opts["limit"]
     dbl = opts["doublets"]
+    optional = opts.get("stake_choice") == "optional"
     rows = []
-    for a in CHOICES:
+    for a in (LEAVE, *CHOICES) if optional else CHOICES:
         row = [a.label]
         for outcome in (WIN, LOSS, DOUBLET):
             before = 2
             on_card = before if outcome == WIN else 0 if outcome == LOSS else before - doublet_cost(before, dbl)
-            t = new_stake(a.data, before, before)
+            t = new_stake(a.data, before, before, on_card)
             if a.data == D_PAROLI and outcome != WIN:
                 row.append("not offered: no win")
             elif a.data == D_WITHDRAW:
                 row.append("from the second showing: " + (f"takes back {on_card}" if on_card else "nothing to take"))
+            elif optional and a.data == D_LAPPE and outcome == LOSS:
+                row.append("not offered: nothing is left to keep")
+            elif optional and a.data == D_LAPPE and on_card == before:
+                row.append("not offered: the first stake lies there (leave it)")
+            elif a.data == D_LEAVE and not t:
+                row.append("the card stays, without a stake")
             elif t > lim:
                 row.append(f"not offered: {t} is above the limit")
             else:
@@ -1126,7 +1230,7 @@ class CarefulBot(Bot):
             return cards[self.rng.below(len(cards))]
         if ph == AMOUNT:
             return legal[0]
-        return WITHDRAW if WITHDRAW in legal else LAPPE
+        return WITHDRAW if WITHDRAW in legal else LAPPE if LAPPE in legal else legal[0]
 
 
 class RuleBot:
@@ -1170,6 +1274,8 @@ class RuleBot:
             if staked >= (1 if state.game.num_players == 2 else self.SPREAD) or pos > 0:
                 return DONE
             cards = [a for a in legal if a.card is not None]
+            # during the deal (FA-3.8) only a rank still live in the pack: a stake on a dead one is idle
+            cards = [a for a in cards if state.live_count(RANK_OF[a.card])] or cards
             return max(cards, key=lambda a: (self._ev(state, RANK_OF[a.card], 2), -RANK_OF[a.card]))
         if ph == AMOUNT:
             amounts = [a.data for a in legal]
@@ -1183,7 +1289,7 @@ class RuleBot:
         ev = self._ev(state, r, 2)
         if WITHDRAW in legal and (pos > 0 or (ev < 0 and pos == 0)):
             return WITHDRAW
-        options = sorted(((new_stake(a.data, before, st.orig), i, a) for i, a in enumerate(legal)
+        options = sorted(((new_stake(a.data, before, st.orig, st.amount), i, a) for i, a in enumerate(legal)
                           if a is not WITHDRAW), key=lambda x: (x[0], x[1]))
         if ev > 0:
             return options[-1][2]

@@ -347,16 +347,32 @@ def odds_best(hand, bank, pool, mode: int = 0, double: bool = False) -> Fraction
     return Fraction(_ev_best(hand, bank, pool, mode, double)[0], _FACT[sum(pool)])
 
 
-def odds_hand_value(first, bank, pool, mode: int = 0, double: bool = False) -> Fraction:
+def odds_hand_value(first, bank, pool, mode: int = 0, double: bool = False, bank_second: bool = False) -> Fraction:
     """Before the second card: the expected settlement per unit staked of a hand holding `first`,
-    playing the rest by the odds."""
-    m = sum(pool)
+    playing the rest by the odds (`bank_second`: the bank's second card comes with the players', VU-1.3.1)."""
+    return Fraction(_ev_value_num(first, bank, pool, mode, double, bank_second), _FACT[sum(pool)])
+
+
+def _ev_value_num(first, bank, pool, mode, double, bank_second: bool = False) -> int:
+    """Before the second card: the hand's expected settlement per unit staked, playing the rest by the odds,
+    as a numerator over M! (M the pool's size). With `bank_second` (VU-1.3.1, the classic reading) the bank's
+    second card comes with the players' and is seen before they draw: the value averages over both."""
     total = 0
     for k in range(7):
         c = pool[k]
-        if c:
-            total += c * _ev_best(_add(first, k), bank, pool[:k] + (c - 1,) + pool[k + 1:], mode, double)[0]
-    return Fraction(total, _FACT[m])
+        if not c:
+            continue
+        hand = _add(first, k)
+        rest = pool[:k] + (c - 1,) + pool[k + 1:]
+        if not bank_second:
+            total += c * _ev_best(hand, bank, rest, mode, double)[0]
+            continue
+        for j in range(7):
+            cj = rest[j]
+            if cj:
+                total += c * cj * _ev_best(hand, _add(bank, j), rest[:j] + (cj - 1,) + rest[j + 1:], mode,
+                                           double)[0]
+    return total
 
 
 def odds_bank(bank, pool, mode: int = 0) -> dict:
@@ -385,6 +401,10 @@ OPTIONS = (
                    "double": "2 stakes (classic)"}),
     Option("ace", "eleven", choices=("eleven", "one or eleven"), rule="VU-4",
            help="what an Ace counts", labels={"eleven": "11 (two Aces 21)", "one or eleven": "1 or 11"}),
+    Option("bank_second", "after", choices=("after", "with"), rule="VU-1.3.1",
+           help="the bank's second card: after the players have drawn, or with their second cards, face up",
+           labels={"after": "after the players (the kit's reading)",
+                   "with": "with the players' second cards, face up (classic)"}),
 )
 
 _PERMS = factorial(32)                          # the orders of the pack
@@ -469,6 +489,7 @@ class VingtEtUn(Game):
         self.fixed = o["bank_rule"] == "fixed"
         self.stake_actions = [STAKE_ACTIONS[k] for k in STAKES if k <= o["limit"]]
         self.next_bank = o["next_bank"]
+        self.bank_second = o["bank_second"] == "with"            # VU-1.3.1
         n = self.num_players
         self.orders = [tuple((b + 1 + k) % n for k in range(n - 1)) for b in range(n)]   # from the bank's left
         self.deal_orders = [(*o, b) for b, o in enumerate(self.orders)]                 # and the bank last
@@ -495,9 +516,9 @@ class VingtEtUn(Game):
 
     def stack(self, hands, stock="", bank: int | None = None) -> str:
         """The deal text of a coup: `hands` in seat order — each player's first two cards, the bank's own
-        first card (one card) — then `stock`, the cards drawn afterwards in the order they are drawn
-        (the players' in turn, then the bank's); unlisted cards go to the bottom. `bank`: the seat that
-        holds the bank (the last seat for the first coup)."""
+        first card (one card; two where its second comes with the players', VU-1.3.1) — then `stock`, the
+        cards drawn afterwards in the order they are drawn (the players' in turn, then the bank's); unlisted
+        cards go to the bottom. `bank`: the seat that holds the bank (the last seat for the first coup)."""
         n = self.num_players
         if not isinstance(hands, (list, tuple)):
             raise IllegalActionError("VU-1.1", f"give the hands as a list of {n} hands, not {type(hands).__name__}")
@@ -505,11 +526,14 @@ class VingtEtUn(Game):
         if not isinstance(b, int) or isinstance(b, bool) or not 0 <= b < n:
             raise IllegalActionError("VU-1.1", f"the bank is a seat from 0 to {n - 1}, not {bank!r}")
         hs = [PIQUET32.parse_many(h) for h in hands]
-        if len(hs) != n or any(len(h) != (1 if p == b else 2) for p, h in enumerate(hs)):
-            raise IllegalActionError("VU-1.1", f"give {n} hands in seat order: two cards for each player, one "
-                                     "(its open card) for the bank")
+        two = self.bank_second                   # VU-1.3.1: the bank's second card comes with the players'
+        if len(hs) != n or any(len(h) != (2 if p != b or two else 1) for p, h in enumerate(hs)):
+            raise IllegalActionError("VU-1.1", f"give {n} hands in seat order: two cards for each player, "
+                                     + ("two for the bank (its second comes with the players')" if two else
+                                        "one (its open card) for the bank"))
         order = [(b + 1 + k) % n for k in range(n - 1)]
-        cards = [hs[p][0] for p in order] + [hs[b][0]] + [hs[p][1] for p in order] + PIQUET32.parse_many(stock)
+        cards = ([hs[p][0] for p in order] + [hs[b][0]] + [hs[p][1] for p in order] + hs[b][1:]
+                 + PIQUET32.parse_many(stock))
         rest = list(PIQUET32.cards)
         for c in cards:
             if c not in rest:
@@ -726,6 +750,8 @@ class VingtEtUnState(State):
                 return [*self.game.stake_actions]
             for q in order:                      # VU-1.3: a second card to all, from the left again
                 self._give(q)
+            if self.game.bank_second:            # VU-1.3.1, the classic reading: the bank's too, face up
+                self._give(self.bank)
             self.phase = DRAW
             self.k = 0
             self.current_player = order[0]
@@ -748,9 +774,9 @@ class VingtEtUnState(State):
         if k < len(self.order):
             self.current_player = self.order[k]
             return [DRAW_A, STAND_A] if self._rest else [STAND_A]
-        # VU-2: the bank gives itself cards, face up
+        # VU-2: the bank gives itself cards, face up (its second first, unless it came with the players')
         b = self.bank
-        t = self._give(b) if self._rest else self.total(b)
+        t = self._give(b) if self._rest and len(self.hands[b]) < 2 else self.total(b)
         if self.game.fixed:
             while t < STAND_ON and self._rest:
                 t = self._give(b)
@@ -809,7 +835,15 @@ class VingtEtUnState(State):
                                           "card", text)
             if t != "stand" and self.top >= 32:
                 return IllegalActionError("VU-1.6", "the pack is spent: no card is left to draw", text)
-        return super()._illegal(text)
+            return IllegalActionError("VU-1.4", f"{who} may draw a card or stand now: "
+                                      + ", ".join(a.label for a in self.legal_actions()), text)
+        # not a move of the game at all: the rule of the decision in front of the player
+        if self.phase == STAKE:
+            return IllegalActionError("VU-1.2", f"{text!r} is not a move of Vingt-et-un: {who} stakes now "
+                                      f"({offered} units: e.g. stake 1)", text)
+        rule = "VU-2.1" if self.phase == BANK else "VU-1.4"
+        return IllegalActionError(rule, f"{text!r} is not a move of Vingt-et-un: {who} draws a card or stands "
+                                  "(no card is played from the hand)", text)
 
     # results -------------------------------------------------------------------------------------------
     def _scores(self) -> list:
@@ -855,7 +889,7 @@ class VingtEtUnState(State):
         me = odds_hand(self.hands[player])
         rule = "; the bank drawing to 16 and standing on 17" + ("" if g.fixed else " (the kit's model of the bank)")
         if self.phase == STAKE:
-            v = odds_hand_value(me, bank, pool, mode, double)
+            v = odds_hand_value(me, bank, pool, mode, double, g.bank_second)
             return [Odds("Expected result per unit staked, playing by the odds", v, "stake", note + rule),
                      Odds("Your second card brings you to 21", Fraction(
                          sum(pool[k] for k in range(7) if pool[k] and _code(_add(me, k), mode) == NATURAL),
@@ -959,7 +993,9 @@ class VingtEtUnState(State):
         if self.current_player == TERMINAL:
             return self.result_text()
         p = names[self.current_player]
-        bank_card = self.hands[self.bank][0].label if self.hands[self.bank] else ""
+        bh = self.hands[self.bank]
+        bank_card = (" and ".join(c.label for c in bh) + (f" ({self.total(self.bank)})" if len(bh) > 1 else "")
+                     if bh else "")
         if self.phase == STAKE:
             return (f"Coup {self.coup + 1}: {p} stakes (1 to {plural(self.game.options['limit'], 'unit')}); "
                     f"the bank shows {bank_card}.")
@@ -990,7 +1026,10 @@ class VingtEtUnState(State):
         if self.phase == STAKE:
             line = f"{who} stakes {plural(d, 'unit')} [VU-1.2]."
             if self.k == len(self.order) - 1:
-                line += " Then everyone gets a second card [VU-1.3]."
+                if self.game.bank_second:
+                    line += " Then everyone gets a second card, the bank too, face up [VU-1.3.1]."
+                else:
+                    line += " Then everyone gets a second card [VU-1.3]."
             return line
         if p == self.bank:
             return (f"{who}, the bank, draws a card face up [VU-2.1]." if d == "draw" else
@@ -1056,19 +1095,10 @@ class RuleBot:
         bank = odds_hand(state.hands[state.bank])
         hand = odds_hand(state.hands[me])
         if state.phase == STAKE:
-            v = _ev_value_num(hand, bank, pool, g.mode, g.double)
+            v = _ev_value_num(hand, bank, pool, g.mode, g.double, g.bank_second)
             return legal[-1] if v > 0 else legal[0]
         best, stand, draw = _ev_best(hand, bank, pool, g.mode, g.double)
         return DRAW_A if draw is not None and draw > stand else STAND_A
-
-
-def _ev_value_num(first, bank, pool, mode, double) -> int:
-    total = 0
-    for k in range(7):
-        c = pool[k]
-        if c:
-            total += c * _ev_best(_add(first, k), bank, pool[:k] + (c - 1,) + pool[k + 1:], mode, double)[0]
-    return total
 
 
 # --- tables generated from the engine --------------------------------------------------------------------
@@ -1078,7 +1108,7 @@ def values_table() -> Table:
     return Table(["card", "counts"], rows, "What the cards count")
 
 
-SOURCE_ROWS = ("21(2 K.)2EÕB*2EÕB2EÕB-----", "21(>2 K.)1EÕB2EÕB1EÕB1EÕS ∗∗", "unter 211EÕS1EÕB1EÕB1EÕS",
+SOURCE_ROWS = ("21(2 K.)2EÕB*2EÕB2EÕB-----", "21(>2 K.)1EÕB2EÕB1EÕB1EÕS **", "unter 211EÕS1EÕB1EÕB1EÕS",
                "über 212EÕS1EÕB-----1EÕS")
 ROW_NAMES = ("21 with two cards", "21 with more cards", "under 21", "over 21 (dead)")
 COLUMN_NAMES = ("the player has 21", "the player is dead", "equal to the bank or worse", "better than the bank")

@@ -54,7 +54,9 @@ PLAY_ON = Action("play on", "play on", data="play on")
 NONE = Action("none", "having none", data="none")
 CLAIM = Action("claim", "claim the revoke", data="claim")
 NO_CLAIM = Action("no claim", "no claim", data="no claim")
-PLAYING, MISDEAL, ASKED, CLAIMING = 0, 1, 2, 3             # what the player on turn is to do
+NO_CALL = Action("no call", "no call: not now", data="no call")                  # WH-4.8.1
+CALL = {c: Action(f"call {c.text}", f"call the {c.label}", data=("call", c)) for c in CARDS}
+PLAYING, MISDEAL, ASKED, CLAIMING, CALLING = 0, 1, 2, 3, 4  # what the player on turn is to do
 TRICKS = 13
 SOURCE_TARGET = 7                                           # WH-5.4 hand points, WH-5.5 game points
 CLASSIC_TARGET = {"long": 10, "short": 5}                   # WH-5.6.4
@@ -77,6 +79,13 @@ OPTIONS = (
     Option("revoke_bar", "game", choices=("game", "hand"), rule="WH-5.3",
            help="what a side that revoked cannot win in that hand (the quick rules' scoring)",
            labels={"game": "the game: its seventh game point", "hand": "its seventh hand point"}),
+    Option("calling", "partner", choices=("partner", "opponents"), rule="WH-4.8.1",
+           help="who may call a shown card to be played (as at the table): the holder's partner or the opponents",
+           labels={"partner": "his partner (the quick rules)", "opponents": "the opponents (the classic laws)"}),
+    Option("first_six", "book", choices=("book", "played"), rule="WH-5.1.1",
+           help="the six tricks that do not score (the quick rules' scoring): each side's first six, or the "
+                "hand's first six played",
+           labels={"book": "each side's first six (its book)", "played": "the first six tricks of the hand"}),
 )
 
 # the draw for the first dealer, 64 bits at a time: the Fisher-Yates positions of a 52-card shuffle grouped
@@ -211,7 +220,8 @@ class Whist(Game):
 
 # the state's own attributes, kept in slots: with more than about 30 attributes in its __dict__ an instance
 # loses CPython's fast attribute access, and the state has about 40 (the base's few stay in the __dict__)
-_SLOTS = tuple("""_strict _classic _ruleset _lowest _bar current_player _phase _drawn draw dealer hands_dealt _suits
+_SLOTS = tuple("""_strict _classic _ruleset _lowest _bar _callmode _late _call current_player _phase _drawn draw
+    dealer hands_dealt _suits
     faceup trump turned turned_on_table _pickup trick _top _win leader led done won points games log _deal_cards
     _deal_dealer honours exposed _asking revokes corrections answers _claims""".split())
 _SLOT_VALUES = attrgetter(*_SLOTS)
@@ -230,6 +240,9 @@ class WhistState(State):
         self._ruleset = o["ruleset"]
         self._lowest = o["first_dealer"] == "lowest"
         self._bar = o["revoke_bar"]
+        self._callmode = o["calling"]             # WH-4.8.1: who calls a shown card
+        self._late = o["first_six"] == "played"   # WH-5.1.1: tricks 7 to 13 of the hand score, each for its taker
+        self._call = None                         # WH-4.8.1: (holder, None while asked / the card called / False)
         self.current_player = CHANCE
         self._phase = PLAYING
         self._drawn = False                 # the draw for the first dealer is the first chance action
@@ -348,7 +361,10 @@ class WhistState(State):
         h = self._suits[self.current_player]
         if self.trick and self._strict:          # WH-4.2: follow suit, else any card
             return playable_grouped(h, self.led)
-        return [*h["C"], *h["S"], *h["H"], *h["D"]]
+        out = [*h["C"], *h["S"], *h["H"], *h["D"]]
+        if self._call is not None:               # WH-4.8.1: after a call (or none) of a shown card
+            return self._after_call(out)
+        return out
 
     def _legal_question(self) -> list:
         ph = self._phase
@@ -356,13 +372,66 @@ class WhistState(State):
             return [NONE, *self._suits[self.current_player][self.led]]
         if ph == CLAIMING:                       # WH-4.6
             return [CLAIM, NO_CLAIM]
+        if ph == CALLING:                        # WH-4.8.1
+            return [*(CALL[c] for c in self._liable(self._call[0])), NO_CALL]
         return [REDEAL, PLAY_ON]                 # WH-3.3
+
+    # WH-4.8.1: a shown card is called -------------------------------------------------------------
+    def _liable(self, p: int) -> list:
+        """The shown cards in p's hand that may be called: not the turned trump card; under the classic laws
+        not a card exposed in a deal that was let stand ("the exposed card cannot be called")."""
+        fu = self.faceup[p]
+        out = [c for c in fu if c is not self.turned]
+        if out and self._callmode == "opponents" and self.exposed:
+            dealt = {c for _, c in self.exposed}
+            out = [c for c in out if c not in dealt]
+        return sorted(out, key=attrgetter("index"))
+
+    def _caller(self, p: int) -> int:
+        """Who decides the call of p's shown card: his partner (the quick rules), or his left-hand opponent
+        for the opponents (the classic laws)."""
+        return (p + 2) & 3 if self._callmode == "partner" else (p + 1) & 3
+
+    def _begin_turn(self, p: int, legal):
+        """Table mode, p is to play: while he holds a shown card that may be called, and another card, the
+        caller is asked first (whatever p's other cards are: the question tells nobody anything). Returns
+        the caller's choices, or `legal` (p's own) when nobody is asked."""
+        liable = self._liable(p)
+        if not liable:
+            return legal
+        h = self._suits[p]
+        if len(h["C"]) + len(h["S"]) + len(h["H"]) + len(h["D"]) <= len(liable):
+            return legal                         # only shown cards left: they are played in any case
+        self._call = (p, None)
+        self._phase = CALLING
+        self.current_player = self._caller(p)
+        return [*(CALL[c] for c in liable), NO_CALL]
+
+    def _after_call(self, out: list) -> list:
+        """p's legal cards after the call: the called card, where it causes no revoke (a call that would
+        make him revoke lapses); after "no call" under the quick rules the shown cards wait for the partner's
+        call — unless they are p's only cards of the suit led, which he must follow."""
+        p, called = self._call
+        if called:
+            if not self.trick or called.suit == self.led or not self._suits[p][self.led]:
+                return [PLAY[called]]
+            return out
+        if called is False and self._callmode == "partner":
+            liable = set(self._liable(p))
+            if self.trick:
+                follow = [a for a in out if a.card.suit == self.led]
+                if follow and all(a.card in liable for a in follow):
+                    return out
+            return [a for a in out if a.card not in liable] or out
+        return out
 
     def _apply(self, action) -> list | None:
         """Make the move; returns the next position's legal actions (as _legal gives them) where they are
         known at little cost (a card played, the partner's question), else None."""
         if self._phase:
             return self._answer(action)
+        if self._call is not None:               # WH-4.8.1: the call was for this card
+            self._call = None
         c = action.card
         p = self.current_player
         s = c.suit
@@ -399,7 +468,9 @@ class WhistState(State):
             g = h[led]
             if g:
                 return g[:]
-        return [*h["C"], *h["S"], *h["H"], *h["D"]]
+            return [*h["C"], *h["S"], *h["H"], *h["D"]]
+        out = [*h["C"], *h["S"], *h["H"], *h["D"]]
+        return self._begin_turn(nxt, out) if self.faceup[nxt] else out
 
     def _next(self, p: int) -> list | None:
         """After `p`'s card stands (once the partner's question is answered, as at the table, where any
@@ -410,7 +481,7 @@ class WhistState(State):
             if nxt == self._pickup:              # WH-2.3: the dealer's first turn
                 self._take_up()
             h = self._suits[nxt]
-            return [*h["C"], *h["S"], *h["H"], *h["D"]]
+            return self._begin_turn(nxt, [*h["C"], *h["S"], *h["H"], *h["D"]])
         return self._end_trick()
 
     def _take_up(self) -> None:
@@ -435,7 +506,8 @@ class WhistState(State):
             self._end_hand("played")
             return None
         h = self._suits[w]
-        return [*h["C"], *h["S"], *h["H"], *h["D"]]
+        out = [*h["C"], *h["S"], *h["H"], *h["D"]]
+        return self._begin_turn(w, out) if self.faceup[w] and not self._strict else out
 
     # as at the table: "having none?", claims, misdeals ---------------------------------------------
     def _answer(self, a) -> list | None:
@@ -464,13 +536,19 @@ class WhistState(State):
                 self._top, self._win = trick[i], (self.leader + i) & 3
                 self.corrections.append((p, n, wrong, c))
             return self._next(p)
+        if ph == CALLING:                        # WH-4.8.1: the card called, or none
+            holder = self._call[0]
+            self._call = (holder, False if a is NO_CALL else a.data[1])
+            self._phase = PLAYING
+            self.current_player = holder
+            return None
         if ph == CLAIMING:
             r = self._claims.pop(0)
             r["state"] = "claimed" if a is CLAIM else "waived"
             if a is CLAIM:
                 sides = {x["seat"] & 1 for x in self.revokes if x["state"] == "claimed"}
-                if len(sides) == 2:              # WH-4.7: both sides revoked: a revoked hand
-                    self._claims = []
+                if len(sides) == 2 and self._ruleset != "short":   # WH-4.7: both sides revoked: a revoked
+                    self._claims = []                              # hand (Short Whist: its law 81 instead)
                     self._end_hand("revoked")
                     return
             if self._claims:
@@ -480,7 +558,8 @@ class WhistState(State):
             self.current_player = self.leader
             if len(self.done) == TRICKS:
                 self._end_hand("played")
-            return
+                return
+            return self._begin_turn(self.leader, None)
         # MISDEAL (WH-3.3)
         if a is REDEAL:
             self._end_hand("misdeal", by=p)
@@ -491,6 +570,7 @@ class WhistState(State):
         else:
             self._phase = PLAYING
             self.current_player = self.leader
+            return self._begin_turn(self.leader, None)
 
     def _played(self) -> set:
         out = {c for _, cs, _ in self.done for c in cs}
@@ -524,7 +604,9 @@ class WhistState(State):
                  "claimed": [r["seat"] for r in self.revokes if r["state"] == "claimed"],
                  "exposed": list(self.exposed), "honours": list(self.honours) if self._classic else None,
                  "honours_scored": None, "penalty": [0, 0], "tricks_scored": [0, 0], "game": None,
-                 "game_points": 0, "capped": []}
+                 "game_points": 0, "capped": [],
+                 "late": [w & 1 for _, _, w in self.done[6:]],        # the sides that took tricks 7 to 13
+                 "dropped": [0, 0]}
         self._phase = PLAYING
         self.trick = []
         if kind != "played":                     # WH-3.3 a misdeal, WH-4.7 a revoked hand: dealt again
@@ -546,31 +628,51 @@ class WhistState(State):
             self.current_player = CHANCE
 
     def _score_source(self, e: dict) -> None:
+        """WH-5.1 - WH-5.5: the hand's hand points in the order they are won — the revoke penalties first
+        (WH-5.2), then the tricks (WH-5.1: each side's beyond its six, or, read to the letter, tricks 7 to 13
+        each for its taker, in the order played: WH-5.1.1) — and the first side to 7 scores game points
+        against the other side's hand points at that moment; what comes after is not counted (WH-5.4.1)."""
         pts = self.points
         revoked = {s & 1 for s in e["claimed"]}
+        capped = e["capped"]
+        steps = []                               # (side, hand points) in the order they are won
         for s in e["claimed"]:                   # WH-5.2: 2 hand points change sides, before the tricks
-            pts[s & 1] -= 2
-            pts[1 - (s & 1)] += 2
             e["penalty"][1 - (s & 1)] += 2
             e["penalty"][s & 1] -= 2
-        for s in (0, 1):                         # WH-5.1: tricks beyond six
-            k = max(0, self.won[s] - 6)
-            pts[s] += k
-            e["tricks_scored"][s] = k
-        if self._bar == "hand":                  # WH-5.3, reading "hand": no seventh hand point
-            for s in revoked:
-                if pts[s] >= SOURCE_TARGET:
-                    pts[s] = SOURCE_TARGET - 1
-                    e["capped"].append(s)
-        reach = [s for s in (0, 1) if pts[s] >= SOURCE_TARGET]
-        if not reach:
+        if e["claimed"]:                         # (all the penalties at once, as one step)
+            steps.append(tuple((side, k) for side, k in enumerate(e["penalty"]) if k))
+        if self._late:                           # WH-5.1.1 "played": tricks 7 to 13, each for its taker
+            for side in e["late"]:
+                steps.append(((side, 1),))
+                e["tricks_scored"][side] += 1
+        else:                                    # WH-5.1: each side's tricks beyond six
+            for side in (0, 1):
+                k = max(0, self.won[side] - 6)
+                e["tricks_scored"][side] = k
+                steps += [((side, 1),)] * k
+        reach = None
+        for i, step in enumerate(steps):
+            for side, k in step:
+                pts[side] += k
+                if self._bar == "hand" and side in revoked and pts[side] >= SOURCE_TARGET:
+                    pts[side] = SOURCE_TARGET - 1        # WH-5.3, reading "hand": no seventh hand point
+                    if side not in capped:
+                        capped.append(side)
+            up = [side for side, k in step if k > 0 and pts[side] >= SOURCE_TARGET]
+            if up:
+                reach = up[0]
+                for later in steps[i + 1:]:      # WH-5.4.1: the tricks' points after it are not counted
+                    for side, k in later:
+                        e["dropped"][side] += k
+                break
+        if reach is None:
             return
-        s = reach[0] if len(reach) == 1 else next(x for x in reach if x not in revoked)   # WH-5.4
-        gain = SOURCE_TARGET - pts[1 - s]
+        s = reach
+        gain = SOURCE_TARGET - pts[1 - s]                                          # WH-5.4
         total = self.games[s] + gain
-        if self._bar == "game" and s in revoked and total >= SOURCE_TARGET:   # WH-5.3, reading "game"
+        if self._bar == "game" and s in revoked and total >= SOURCE_TARGET:     # WH-5.3, reading "game"
             total = SOURCE_TARGET - 1
-            e["capped"].append(s)
+            capped.append(s)
         e["game"], e["game_points"] = s, total - self.games[s]
         e["hand_points_at_game"] = list(pts)
         self.games[s] = total
@@ -622,6 +724,8 @@ class WhistState(State):
         p = self.current_player
         who = NAMES[p]
         t = text.strip().lower()
+        if t == "no call" or t.startswith("call ") or t.startswith("call the "):
+            return self._illegal_call(text)
         words = {a.text: a for a in (REDEAL, PLAY_ON, NONE, CLAIM, NO_CLAIM)}
         words.update({a.label: a for a in (REDEAL, PLAY_ON, NONE, CLAIM, NO_CLAIM)})
         if t in words:
@@ -647,6 +751,17 @@ class WhistState(State):
         if ph == CLAIMING:
             return IllegalActionError("WH-4.6", f"first the revoke: {who} claims it for his side or lets it go "
                                       "(claim the revoke, or no claim)", text)
+        if ph == CALLING:
+            holder = NAMES[self._call[0]]
+            return IllegalActionError("WH-4.8.1", f"first the call: {who} calls {holder}'s shown card to be played "
+                                      "now, or makes no call", text)
+        if self._call is not None and self._call[0] == p and not any(a.card is card for a in self.legal_actions()):
+            called = self._call[1]
+            if called:
+                return IllegalActionError("WH-4.8.1", f"{called.label} was called: {who} plays it now", text)
+            if card in self.faceup[p]:
+                return IllegalActionError("WH-4.8.1", f"{card.label} lies face up until {who}'s partner calls it "
+                                          "(he did not call it now)", text)
         if ph == ASKED:
             led = self.led
             if any(a.card is card for a in self._suits[p][led]):
@@ -665,6 +780,15 @@ class WhistState(State):
                                       f"led; {card.label} may be played only by a player who has no "
                                       f"{SUIT_ONE[led]})", text)
         return super()._illegal(text)
+
+    def _illegal_call(self, text: str) -> IllegalActionError:
+        if self._phase != CALLING:
+            return IllegalActionError("WH-4.8.1", "a shown card is called only when its holder is to play, by "
+                                      + ("his partner" if self._callmode == "partner" else "an opponent")
+                                      + "; nobody is asked now", text)
+        shown = ", ".join(c.label for c in self._liable(self._call[0]))
+        return IllegalActionError("WH-4.8.1", f"only a shown card of {NAMES[self._call[0]]}'s may be called: "
+                                  f"{shown}", text)
 
     # results -------------------------------------------------------------------------------------
     def _scores(self) -> list:
@@ -693,7 +817,13 @@ class WhistState(State):
                 tuple((p, n, a.text, b.text) for p, n, a, b in self.corrections), tuple(self.answers),
                 tuple(r["seat"] for r in self._claims), tuple(self._asking),
                 tuple((p, c.text) for p, c in self.exposed),
-                tuple(self.honours), log)
+                tuple(self.honours), log, self._call_key())
+
+    def _call_key(self):
+        if self._call is None:
+            return None
+        p, c = self._call
+        return p, c.text if c else c
 
     def _copy(self) -> "WhistState":
         """A copy for looking ahead (describe) and for deep copies: shares the game, the history's actions
@@ -937,10 +1067,17 @@ class WhistState(State):
             else:
                 parts.append(f"{NAMES[s]}'s revoke: {side} give 2 hand points to {TEAMS[1 - (s & 1)]} [WH-5.2]")
         unit = "point" if self._classic else "hand point"
+        late = not self._classic and self._late
         for s in (0, 1):
             k = e["tricks_scored"][s]
             if k:
-                parts.append(f"{TEAMS[s]} {e['tricks'][s]} tricks: {plural(k, unit)} [WH-5.1]")
+                what = (f"{TEAMS[s]} took {k} of the tricks 7 to 13: {plural(k, unit)} [WH-5.1.1]" if late else
+                        f"{TEAMS[s]} {e['tricks'][s]} tricks: {plural(k, unit)} [WH-5.1]")
+                dropped = e.get("dropped", (0, 0))[s]
+                if dropped:
+                    what += (f", {dropped} of them not counted: {TEAMS[1 - s]} had reached 7 hand points first "
+                             "[WH-5.4.1]")
+                parts.append(what)
         if e.get("honours_scored"):
             s, k = e["honours_scored"]
             n = e["honours"][s]
@@ -990,6 +1127,11 @@ class WhistState(State):
             r = self._claims[0]
             return (f"{NAMES[r['seat']]}'s revoke in trick {r['trick']} has shown: {who} may claim it for "
                     f"{TEAMS[cp & 1]} [WH-4.6].")
+        if ph == CALLING:
+            holder = self._call[0]
+            shown = " or the ".join(c.label for c in self._liable(holder))
+            return (f"{NAMES[holder]} is to play and holds the {shown} face up: {who} may call it to be played "
+                    f"now [WH-4.8.1].")
         n = len(self.done) + 1
         if not self.trick:
             prefix = ""
@@ -1028,6 +1170,13 @@ class WhistState(State):
                 shown = ", ".join(f"{c.label} in {NAMES[q]}'s hand" for q, c in self.exposed)
                 line += (f" Nobody demands a redeal: the hand is played, and {shown} stays face up until "
                          f"played [WH-4.8]. {NAMES[after.current_player]} leads.")
+            return line
+        if ph == CALLING:
+            holder = NAMES[self._call[0]]
+            if action is NO_CALL or action.text == "no call":
+                line = f"{who} does not call {holder}'s shown card now [WH-4.8.1]."
+            else:
+                line = f"{who} calls {holder}'s {action.data[1].label}: {holder} must play it now [WH-4.8.1]."
             return line
         if ph == CLAIMING:
             r = self._claims[0]
@@ -1081,6 +1230,10 @@ class WhistState(State):
             out += (f" {NAMES[r['seat']]}'s revoke has shown: he had no {SUIT_ONE[r['suit']]} in trick "
                     f"{r['trick']}, he said, and now a {SUIT_ONE[r['suit']]} of his is on the table; "
                     f"{NAMES[after.current_player]} may claim it [WH-4.6].")
+        if after._phase == CALLING and self._phase != CALLING:
+            holder = after._call[0]
+            out += (f" {NAMES[holder]} holds the " + " and the ".join(c.label for c in after._liable(holder))
+                    + f" face up: {NAMES[after.current_player]} may call it [WH-4.8.1].")
         if len(after.log) > len(self.log):
             e = after.log[-1]
             if e["kind"] == "revoked":
@@ -1259,10 +1412,40 @@ def _answer_question(state: WhistState, legal):
         return next(a for a in legal if a.card is None)
     if ph == CLAIMING:
         return CLAIM
+    if ph == CALLING:
+        return _call_choice(state, legal)
     me = state.current_player
     if any(q & 1 == me & 1 for q, _ in state.exposed):
         return REDEAL
     return PLAY_ON
+
+
+def _call_choice(state: WhistState, legal):
+    """WH-4.8.1, the bots' call of a shown card (they see only what is on the table): the partner calls it
+    when it would take the trick from the opponents, or leads with it when it is the highest of its suit
+    still out; an opponent calls it when it would be wasted — under a better card, or a high card (10 and
+    up) led into the suits still out. Otherwise no call."""
+    holder, _ = state._call
+    me = state.current_player
+    partner = me & 1 == holder & 1
+    cards = [a for a in legal if a is not NO_CALL]
+    unseen = _Seat.unseen(state, me)
+    for a in cards:
+        c = a.data[1]
+        if state.trick:
+            h = state.holder()
+            wins = _beats(c, h[1], state.led, state.trump)
+            if partner and wins and h[0] & 1 != holder & 1:
+                return a
+            if not partner and not wins and c.value >= 10:
+                return a
+        else:
+            master = RuleBot._master(c, unseen)
+            if partner and master:
+                return a
+            if not partner and not master and c.value >= 10:
+                return a
+    return NO_CALL
 
 
 class RuleBot(Bot):
