@@ -418,8 +418,10 @@ def build_pages(out: Path, lite: dict) -> list[str]:
         states = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
         browser = nbformat.read(path, as_version=4)
         browser.metadata.pop("widgets", None)
-        for cell, plain in zip(nb.cells, browser.cells):
+        first, play, rest = [], [], []
+        for k, (cell, plain) in enumerate(zip(nb.cells, browser.cells)):
             if cell.cell_type != "code":
+                rest.append(k)
                 continue
             text, live = static_cell(cell, states)
             cell.metadata["ck_static"] = text
@@ -428,10 +430,42 @@ def build_pages(out: Path, lite: dict) -> list[str]:
             plain.outputs, plain.execution_count = [], None
             if not live:
                 plain.source = browser_source(plain.source)
+                first.append(k)
+            elif _makes_play_table(cell_models(cell), states):
+                play.append(k)
+            else:
+                rest.append(k)
+        # The order the browser runs the cells in: the imports, then the play table, then the rest of the page
+        # (a reader who came to play waits for nothing else). Each cell of the page carries its place in that
+        # order (ck_index), where Voici puts the cell's live output.
+        order = first + play + sorted(rest)
+        for place, k in enumerate(order, 1):
+            nb.cells[k].metadata["ck_index"] = place
+        browser.cells = [browser.cells[k] for k in order]
         nb.metadata.pop("widgets", None)
         (out / f"{name}.html").write_text(exporter.page(nb, json.loads(nbformat.writes(browser)), name), encoding="utf-8")
         names.append(name)
     return names
+
+
+def cell_models(cell) -> list:
+    """The widget models a code cell's outputs show."""
+    return [o["data"][WIDGET]["model_id"] for o in cell.get("outputs", []) if WIDGET in o.get("data", {})]
+
+
+def _makes_play_table(models: list, states: dict) -> bool:
+    """Whether these widgets hold the button that deals the play table (`widgets.Play`: class ck-play-start)."""
+    seen, todo = set(), list(models)
+    while todo:
+        m = todo.pop()
+        if m in seen or m not in states:
+            continue
+        seen.add(m)
+        st = states[m]["state"]
+        if "ck-play-start" in st.get("_dom_classes", ()):
+            return True
+        todo += [ref.removeprefix("IPY_MODEL_") for ref in st.get("children", ())]
+    return False
 
 
 # --- offline and installable ----------------------------------------------------------------------------
