@@ -173,3 +173,53 @@ def test_a_phone_390_px_wide(chromium, site_url, name):
     assert wide == []
     assert page.errors == []
     context.close()
+
+
+_SEATS_JS = """(t) => {
+    const seats = [...t.querySelectorAll('.ck-table .ck-seat')];
+    const out = {count: seats.length, problems: []};
+    const width = document.documentElement.clientWidth;
+    const boxes = seats.map(s => s.getBoundingClientRect());
+    const name = (i) => seats[i].querySelector('.ck-seat-name').innerText;
+    boxes.forEach((b, i) => {
+        if (!seats[i].checkVisibility() || b.width < 40 || b.height < 20)
+            out.problems.push(`${name(i)} is not visible (${b.width}x${b.height})`);
+        if (b.left < -1 || b.right > width + 1) out.problems.push(`${name(i)} is cut at the side`);
+        for (let j = 0; j < i; j++) {
+            const c = boxes[j];
+            const w = Math.min(b.right, c.right) - Math.max(b.left, c.left);
+            const h = Math.min(b.bottom, c.bottom) - Math.max(b.top, c.top);
+            if (w > 1 && h > 1) out.problems.push(`${name(i)} overlaps ${name(j)}`);
+        }
+        // nothing else lies on top of it: the element at its middle is inside the seat
+        seats[i].scrollIntoView({block: 'center'});
+        const r = seats[i].getBoundingClientRect();
+        const at = document.elementFromPoint(r.left + r.width / 2, r.top + Math.min(r.height / 2, 12));
+        if (!at || !seats[i].contains(at)) out.problems.push(`${name(i)} is covered`);
+    });
+    return out; }"""
+
+
+@pytest.mark.parametrize("game", list(cardkit.GAMES))
+def test_every_seat_has_its_own_place_at_every_player_count(chromium, site_url, game):
+    """For every player count a game allows, at a desktop's width (1280 px) and a phone's (390 px): the
+    table shows one seat per player, none overlaps another, none is covered or cut off."""
+    context, page = _open(chromium, site_url, f"{game}.ipynb", width=1280, height=900)
+    table = page.locator(".ck-play").first
+    spec = next((o for o in cardkit.game_class(game).option_specs if o.name == "players"), None)
+    counts = list(spec.choices) if spec is not None and spec.choices else [cardkit.load_game(game).num_players]
+    for n in counts:
+        if len(counts) > 1:
+            button = table.locator(".widget-toggle-button", has_text=f"{n} players")
+            if "mod-active" not in (button.get_attribute("class") or ""):
+                button.click()          # nothing played yet: a new game at once, with n seats
+        page.wait_for_function("([t, n]) => t.querySelectorAll('.ck-table .ck-seat').length === n",
+                               arg=[table.element_handle(), n], timeout=40000)
+        for width, height in ((1280, 900), (390, 844)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(300)
+            seen = page.evaluate(_SEATS_JS, table.element_handle())
+            assert seen["count"] == n and seen["problems"] == [], (n, width, seen)
+        page.set_viewport_size({"width": 1280, "height": 900})
+    assert page.errors == []
+    context.close()

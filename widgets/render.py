@@ -69,11 +69,13 @@ CSS = """<style>
 table.ck-table td, table.ck-table th{border:1px solid #ccc;padding:3px 6px;font-size:13px}
 .ck-around{display:grid;gap:6px;grid-template-columns:minmax(0,1fr) minmax(0,2fr) minmax(0,1fr);
   grid-template-areas:". top ." "left center right" "bottom bottom bottom" "status status status"}
-.ck-around>.ck-pos-top{grid-area:top}.ck-around>.ck-pos-left{grid-area:left}
+.ck-around>.ck-top-row{grid-area:top;display:flex;gap:6px;min-width:0}.ck-around>.ck-pos-left{grid-area:left}
 .ck-around>.ck-pos-right{grid-area:right}.ck-around>.ck-pos-bottom{grid-area:bottom}
+.ck-top-row>.ck-seat{flex:1 1 0;min-width:0;margin:0}
+.ck-around .ck-seat{min-width:0;overflow-wrap:anywhere}
 .ck-around>.ck-center{grid-area:center;min-width:0}.ck-around>.ck-status,.ck-around>.ck-result{grid-area:status}
-.ck-around>.ck-seat{border:2px solid transparent;background:#fbfdf9;align-self:start}
-.ck-around>.ck-seat.ck-current{border-color:#e0a800;background:#fff3c4;box-shadow:0 0 0 3px #ffe08a}
+.ck-around .ck-seat{border:2px solid transparent;background:#fbfdf9;align-self:start}
+.ck-around .ck-seat.ck-current{border-color:#e0a800;background:#fff3c4;box-shadow:0 0 0 3px #ffe08a}
 .ck-turn{display:inline-block;background:#e0a800;color:#000;border-radius:10px;padding:0 7px;font-size:12px;font-weight:bold}
 .ck-back-count{font-size:13px;color:#333;margin-left:4px}
 .ck-since{border-top:1px dashed #bbb;margin-top:6px;padding-top:4px}
@@ -195,8 +197,13 @@ def played_html(cards, width: int = 44) -> str:
         f"<span class='ck-played'>{card_svg(c, width)}<small>{escape(o)}</small></span>" for o, c in cards) + "</span>"
 
 
-_POSITIONS = {1: ["bottom"], 2: ["bottom", "top"], 3: ["bottom", "left", "right"],
-              4: ["bottom", "left", "top", "right"]}
+def seat_positions(n: int) -> list[str]:
+    """Where each seat sits, counted from the viewer (at the bottom) in the order of play: the next player
+    on the left, the last before the viewer on the right, everyone between them across the top, left to
+    right (one seat opposite with four players, two with five, …). Any number of seats has a place."""
+    if n <= 2:
+        return ["bottom", "top"][:n]
+    return ["bottom", "left", *["top"] * (n - 3), "right"]
 
 
 def _seat_box(seat, pos: str, width: int, hand_elsewhere: bool) -> str:
@@ -247,12 +254,19 @@ def table_html(view, bottom: int = 0, width: int = 44, hand_elsewhere: bool = Fa
     `recent`: the tricks completed since the viewer's last move, as (title, Pile), shown in the middle in
     place of the last trick; `outcome`: "won", "lost" or "draw" for the viewer (colours the result)."""
     n = len(view.seats)
-    pos = _POSITIONS.get(n)
+    pos = seat_positions(n)
     parts = [facts_html(view.facts), f"<div class='ck-table ck-around ck-n{n}'>"]
+    top = []                     # the seats across the top share one row of the grid, side by side
     for k in range(n):
         seat = view.seats[(bottom + k) % n]
-        where = pos[k] if pos else ("bottom" if k == 0 else "top")
-        parts.append(_seat_box(seat, where, width, hand_elsewhere and k == 0))
+        crowded = pos[k] == "top" and pos.count("top") > 1      # several seats across the top: smaller cards
+        box = _seat_box(seat, pos[k], min(width, 34) if crowded else width, hand_elsewhere and k == 0)
+        if pos[k] == "top":
+            top.append(box)
+        else:
+            parts.append(box)
+    if top:
+        parts.append(f"<div class='ck-top-row'>{''.join(top)}</div>")
     center = [p for p in view.piles if p.kind not in ("won", "last-trick", "aside") and not p.name.startswith("Won by")]
     last = [p for p in view.piles if p.kind == "last-trick"]
     mid = "<div class='ck-piles'>" + "".join(_pile_box(p, width) for p in center)
