@@ -101,8 +101,9 @@ class RuleFinder(w.VBox):
 
 
 def impact_rows() -> tuple[list, list]:
-    """Every measured conflict and gap of every game, ranked by how much it matters (the share of games
-    whose winner the other reading changes, then how often it comes up); and those not measured yet."""
+    """Every measured conflict and gap of every game, ranked by how far its other reading shifts the odds
+    beyond chance (the part of the shift its 95 % interval makes sure of, in 100), then by the size of the
+    shift and by how many winners it changes; and those not measured yet."""
     from cardkit import impact
     rows, missing = [], []
     for game in cardkit.GAMES:
@@ -111,11 +112,31 @@ def impact_rows() -> tuple[list, list]:
             if s is None:
                 missing.append((game, rule))
                 continue
-            alts = [r for r in s["readings"] if "pair" in r]
-            top = max(alts, key=lambda r: (r["pair"]["rates"]["winner"], r["pair"]["rates"]["arises"]))
-            rows.append((impact.matter(s), top["pair"]["rates"]["arises"], game, rule, s, top))
-    rows.sort(key=lambda x: (-x[0], -x[1], list(cardkit.GAMES).index(x[2]), x[3].id))
+            rows.append((impact.matter(s), game, rule, s, impact.top_reading(s)))
+    rows.sort(key=lambda x: (tuple(-v for v in x[0]), list(cardkit.GAMES).index(x[1]), x[2].id))
     return rows, missing
+
+
+def shift_cell(s: dict, top: dict) -> str:
+    """The landing table's shift in the odds: who gains or loses how much, in 100, with its interval."""
+    from cardkit import impact
+    m = impact.main_shift(top)
+    if m is None:
+        return "—"
+    if m.get("never"):
+        return "none: the same winner in every game"
+    if m["what"] == "edge":
+        text = f"the bank's edge: {impact.in100(m['diff'], True)} units in 100 staked"
+    else:
+        what = m["who"] if m["what"] == "win" else "the first player"
+        text = f"{what}: {impact.in100(m['diff'], True)} {m['per']} in 100"
+    if m["exact"]:
+        text += " (exact)"
+    elif m["lo"] is not None:
+        text += f" ({impact.in100(m['lo'], True)} … {impact.in100(m['hi'], True)})"
+    if not impact.favours(m):
+        text = f"none beyond chance — {text}"
+    return text
 
 
 def ImpactTable():
@@ -130,7 +151,7 @@ def impact_table_html() -> str:
     rows, missing = impact_rows()
     titles = {g["name"]: g["title"] for g in cardkit.list_games()}
     body = []
-    for i, (m, arises, game, rule, s, top) in enumerate(rows, 1):
+    for i, (_, game, rule, s, top) in enumerate(rows, 1):
         p = top["pair"]
         n = p["games"]
         default = next(r for r in s["readings"] if r["default"])
@@ -140,23 +161,32 @@ def impact_table_html() -> str:
             f"<th scope='row'><a href='{escape(game)}.ipynb#{escape(rule.id)}'>{escape(rule.id)} "
             f"{escape(rule.title)}</a></th>"
             f"<td data-label='readings'>{escape(default['label'])} <small>or</small> {escape(other)}</td>"
+            f"<td data-label='shift in the odds'>{escape(shift_cell(s, top))}</td>"
             f"<td data-label='comes up in'>{escape(impact.rate_words(p['arises'], n))}</td>"
             f"<td data-label='changes the winner in'>{escape(impact.rate_words(p['winner'], n))}</td>"
-            f"<td data-label='so'>{escape(impact.verdict(p['winner'] / n))}</td></tr>")
+            f"<td data-label='so'>{escape(impact.verdict_short(s))}</td></tr>")
     head = ("<tr><th scope='col'>#</th><th scope='col'>game</th><th scope='col'>the rule</th>"
-            "<th scope='col'>the kit's default, or the other reading</th><th scope='col'>it comes up in</th>"
-            "<th scope='col'>it changes the winner in</th><th scope='col'>so</th></tr>")
+            "<th scope='col'>the kit's default, or the other reading</th>"
+            "<th scope='col'>the shift in the odds under the other reading (95 % interval)</th>"
+            "<th scope='col'>it comes up in</th><th scope='col'>it changes the winner in</th>"
+            "<th scope='col'>so</th></tr>")
     table = (f"<div class='ck-scroll-x'><table class='ck-table ck-impact-rank'><caption>Where the sources disagree "
-             f"or are silent, ranked by how often the other reading changes who wins</caption>"
+             f"or are silent, ranked by how far the other reading shifts the odds beyond chance — someone's "
+             f"chance of winning, or the bank's edge</caption>"
              f"<thead>{head}</thead><tbody>{''.join(body)}</tbody></table></div>")
     note = ""
     if missing:
         todo = "; ".join(f"{titles[g]} {r.id} {r.title}" for g, r in missing)
         note = f"<p class='ck-legend'><small>Not measured yet: {escape(todo)}.</small></p>"
-    counts = sorted({s["games"] for *_, s, _ in rows})
+    counts = sorted({s["games"] for _, _, _, s, _ in rows})
     each = " or ".join(f"{n:,}" for n in counts)
     how = ("<p class='ck-legend'><small>Each rule's figures come from games dealt alike and played by the kit's "
-           f"rule-based players under the kit's default and under the other reading ({each} each); a rule with "
-           "more than two readings is ranked by the reading that changes most. Follow a rule for its plot and "
-           "its figures per reading.</small></p>")
+           f"rule-based players under the kit's default and under the other reading ({each} each); every figure "
+           "is in 100 (games, or units staked). The shift in the odds is the change in one player's (or side's) "
+           "chance of winning, or in the bank's edge, with its 95 % interval: where the interval includes no "
+           "change, the reading favours no one that the games can show. “Changes the winner” counts every game "
+           "whose winner differs, also where the luck of the cards alone made the difference once the games had "
+           "parted: it says how much a reading changes the course of a game, not whom it favours. A rule with "
+           "more than two readings is ranked by the reading that shifts the odds most. Follow a rule for its "
+           "plot and its figures per reading.</small></p>")
     return table + note + how

@@ -69,16 +69,22 @@ def impact_html(game: str, rule) -> str:
     where = f" {s['base_why'][0].upper()}{s['base_why'][1:]}." if s["base_why"] else ""
     how = (f"{s['games']:,} games for each reading, dealt alike and played by the kit's rule-based players: "
            f"each deal is played under the kit's default and under the other reading, and the games are "
-           f"compared step by step.{where} “It comes up”: the two games part at some point (other choices "
-           f"open, another card taken, other points, or a player who decides otherwise). Once they part, the rest "
-           f"of a game may also go another way by the luck of the cards, and “changes the winner” counts that "
-           f"too; whether a reading favours a player shows in the win shares. The spread is the standard "
-           f"deviation; the interval is 95 %." + (f" {s['edge_how']}" if s["edge_how"] else ""))
+           f"compared step by step.{where} Every figure is in 100 (games, or units staked). Whether a reading "
+           f"favours anyone is the shift in the odds: {s['side0']}'s chance of winning (and the first player's, "
+           f"where another seat moves first), and in a banking game the bank's edge, under the other reading "
+           f"against the default, with its 95 % interval (from the spread of the paired games, 500 at a time). "
+           f"“It comes up”: the two games part at some point (other choices open, another card taken, other "
+           f"points, or a player who decides otherwise). Once they part, the rest of a game may go another way "
+           f"by the luck of the cards, and “changes the winner” counts that too: it says how much a reading "
+           f"changes the course of games, not whom it favours. The spread is the standard deviation."
+           + (f" {s['edge_how']}" if s["edge_how"] else ""))
     figure = f"<div class='ck-impact-plot'>{plot_img(plot, impact.alt_text(s))}</div>" if plot else ""
+    note = impact.ahead_but_behind(s)
+    note = f"<p class='ck-impact-note'>{escape(note)}</p>" if note else ""
     return (f"<div class='ck-impact'><h4>Does it matter?</h4>"
             f"<p class='ck-impact-sentence'>{escape(impact.sentence(s))}</p>{figure}"
             f"<div class='ck-scroll-x'><table class='ck-table ck-impact-table'><caption>Each reading's own "
-            f"games</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
+            f"games</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>{note}"
             f"<p class='ck-legend'><small>{escape(how)}</small></p></div>")
 
 
