@@ -561,6 +561,13 @@ class State:
         return f"{self.game.player_names()[self.current_player]}: {action.label}" \
             if self.current_player >= 0 else "Cards are shuffled and dealt."
 
+    def narrate(self, action, after: "State | None" = None, viewer: int | None = None) -> str:
+        """The narration of `action` as `viewer` follows it: `describe(action, after)` (what everyone sees),
+        and where the game says more to the player who made the move — the card he drew face down, his new
+        total — that too; nothing any other player may not see. Lines are separated by newlines (a move
+        that sets off the bank's play and a settlement narrates each on its own line)."""
+        return self.describe(action, after)
+
     def advice(self, player: int) -> list:
         """Exact odds for the decision in front of `player` (a list of `cardkit.view.Odds`), computed
         only from what `player` has seen — by enumerating the unseen cards, never by simulation. The play

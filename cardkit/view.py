@@ -41,16 +41,22 @@ class Odds:
     note: str = ""        # e.g. "from the 31 cards you have not seen"
 
     def text(self) -> str:
-        """The figure in words, the readable decimal first and the exact fraction after it:
-        "53.8 % (7/13)" or "+0.33 units (+1/3)"."""
+        """The figure as a reader takes it in, a decimal: "53.8 %" or "+0.33 units" (the exact fraction is
+        `exact()`)."""
         from fractions import Fraction
         v = Fraction(self.value)
-        exact = f"{v.numerator}" if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
         if self.kind == "chance":
-            return f"{float(v) * 100:.1f} %" + ("" if v.denominator == 1 and v in (0, 1) else f" ({exact})")
-        sign = "+" if v > 0 else ""
+            return f"{float(v) * 100:.1f} %"
+        sign = "+" if v > 0 else "−" if v < 0 else ""
         unit = "unit" if v == 1 or v == -1 else "units"
-        return f"{sign}{float(v):.2f} {unit}" + ("" if v.denominator == 1 else f" ({sign}{exact})")
+        return f"{sign}{abs(float(v)):.2f} {unit}"
+
+    def exact(self) -> str:
+        """The exact fraction ("7/13", "−1/3"; a whole number as it is)."""
+        from fractions import Fraction
+        v = Fraction(self.value)
+        sign = "−" if v < 0 else ""
+        return f"{sign}{abs(v.numerator)}" if v.denominator == 1 else f"{sign}{abs(v.numerator)}/{v.denominator}"
 
 
 def plural(n, one: str, many: str | None = None) -> str:

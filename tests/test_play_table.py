@@ -212,14 +212,48 @@ def test_a_card_drawn_face_up_is_named_once_drawn_and_one_drawn_face_down_never(
     assert named >= 3
     assert re.search(r"asks for a third card: the (10|[2-9AKQJ])[♠♥♦♣]", table._log.value)
     table = widgets.PlayTable("vingt_et_un", players=5, seed=2)
-    bot, draws = RandomBot(4), 0
+    bot, draws, mine, dead = RandomBot(4), 0, 0, 0
     while not table.state.is_terminal():
         table.play(bot.choose(table.state))
     for _, _, _, line in table._entries:
-        if "asks for another card" in line:
+        if "asks for another card" not in line:
+            continue
+        if "dead at once" in line:                 # over 21: the hand is turned up, so its cards are named
+            dead += 1
+            assert re.search(r"another card: (10|[2-9AKQJ])[♠♥♦♣] — \d+, over 21", line), line
+        elif line.startswith("Anton "):            # the human's own card, which only he sees: named, with the total
+            mine += 1
+            assert re.search(r"another card: (10|[2-9AKQJ])[♠♥♦♣], face down \(only Anton sees it\) — the hand "
+                             r"now counts \d+", line), line
+        else:                                      # a bot's card, face down: never named
             draws += 1
-            assert not CARD.search(line), line
-    assert draws >= 5
+            assert not CARD.search(line) and "face down" in line, line
+    assert draws >= 5 and mine >= 1 and dead >= 1
+
+
+def test_vingt_et_un_narrates_the_bank_s_cards_and_who_paid_whom():
+    """The players' last move sets off the bank's play (its cards face up) and the settlement: both reach the
+    log and "What happened", a line each — also in the coups the human holds the bank and never moves."""
+    table = widgets.PlayTable("vingt_et_un", players=3, seed=5)
+    bot, titles = RandomBot(2), set()
+    while not table.state.is_terminal():
+        table.play(bot.choose(table.state))
+        titles |= {title for title, _ in table._recent}
+    # a finished coup is shown by its own name: the game has no tricks
+    assert titles and all(re.fullmatch(r"Coup \d+", t) for t in titles), titles
+    lines = [line for _, _, _, line in table._entries]
+    coups = table.state.coup
+    banks = [x for x in lines if ", the bank, turns up " in x or ", the bank, draws no card" in x]
+    settled = [x for x in lines if x.startswith("The settlement, against the bank's ")]
+    assert len(banks) == len(settled) == coups
+    assert all(re.search(r"turns up (10|[2-9AKQJ])[♠♥♦♣]", x) for x in banks if "turns up" in x)
+    for x in settled:
+        assert re.search(r"(wins \d+ units?|pays \w+ \d+ units?|paid the stake)", x), x
+    assert any(" holds the bank" in x and x.startswith("Coup") and "Anton holds" in x for x in lines)
+    # the table's status names the stakes its buttons offer
+    table = widgets.PlayTable("vingt_et_un", players=3, seed=5)
+    stakes = [b.description for b in table._actions.children]
+    assert stakes == ["stake 1", "stake 2", "stake 5"] and "1, 2 or 5 units" in table.state.view(0).status
 
 
 def test_the_log_of_a_loaded_game_narrates_as_the_table_that_played_it():

@@ -65,6 +65,16 @@ def option_heading(o) -> str:
     return f"<div class='ck-opt-label'>{escape(option_title(o))}{link}</div>"
 
 
+def odds_figure(o) -> str:
+    """An exact figure as a reader takes it in: the decimal, with the exact fraction folded under it (a click
+    on the figure shows it)."""
+    exact = o.exact()
+    if "/" not in exact:
+        return f"<b>{escape(o.text())}</b>"
+    return (f"<details class='ck-exact'><summary><b>{escape(o.text())}</b></summary>"
+            f"<small>exactly {escape(exact)}</small></details>")
+
+
 def record_link(state, filename: str) -> str:
     """A link that downloads the game's record (the kit's JSON record format: `cardkit.Record.load` and
     the Replay widget read it). Offered only once the game is over: a record holds every deal."""
@@ -391,8 +401,9 @@ class PlayTable(w.VBox):
         self._refresh()
 
     def _record(self, index: int, rnd: str, trick: str, line: str) -> None:
-        self._entries.append((index, rnd, trick, line))
-        self._since.append(line)
+        for part in line.split("\n"):          # a move that sets off more (the bank's play, a settlement)
+            self._entries.append((index, rnd, trick, part))   # is narrated a line each
+            self._since.append(part)
 
     def _state_at(self, k: int):
         """The state after the first k history entries (replayed)."""
@@ -425,7 +436,7 @@ class PlayTable(w.VBox):
             _advance(after, after.parse_action(action.text))
         # a deal is narrated from the position before it alone, as the deals the protocol makes by itself
         self._record(n0, rnd, trick, before.describe(action) if action.__class__ is Deal else
-                     before.describe(action, after))
+                     before.narrate(action, after, self.human))
         last = self._last_trick(after)
         if dealt:
             pre = after
@@ -434,7 +445,7 @@ class PlayTable(w.VBox):
                 self._record(k, r, t, pre.describe(s.history[k]))
                 _advance(pre, s.history[k])
         if last is not None and last != last_before:
-            self._recent.append((f"{trick} — {rnd}" if rnd and trick else trick or "Trick", last))
+            self._recent.append((f"{trick} — {rnd}" if rnd and trick else trick or last.name, last))
 
     def _run_bots(self) -> None:
         """The bots move until it is the human's turn. Before a bot that thinks for a while (the expert)
@@ -546,7 +557,7 @@ class PlayTable(w.VBox):
             names = ", ".join(f"<b>{escape(c.label)}</b>" for c, _ in cards)
             items.append(f"<li>{names} may not be played now: {escape(why)} (rule {escape(rule)})</li>")
         head = self._expert_says(s, legal, estimates)
-        odds = "".join(f"<li>{escape(o.label)}: <b>{escape(o.text())}</b></li>" for o in s.advice(self.human))
+        odds = "".join(f"<li>{escape(o.label)}: {odds_figure(o)}</li>" for o in s.advice(self.human))
         odds = (f"<div><b>The odds</b> (exact, counted over the cards you have not seen):<ul>{odds}</ul></div>"
                 if odds else "")
         self._msg.value = self._links(f"<div class='ck-hint' role='status'><b>Hint</b>{head}<div>What each "
@@ -616,8 +627,8 @@ class PlayTable(w.VBox):
         s = self.state
         if s.current_player != self.human:
             return "<div class='ck-odds'><b>Odds</b> — shown when it is your turn.</div>"
-        rows = "".join(f"<tr><td>{escape(o.label)}</td><td><b>{escape(o.text())}</b></td>"
-                       f"<td><small>{escape(o.note)}</small></td></tr>" for o in s.advice(self.human))
+        rows = "".join(f"<tr><td>{escape(o.label)}" + (f"<br><small>{escape(o.note)}</small>" if o.note else "")
+                       + f"</td><td class='ck-odds-fig'>{odds_figure(o)}</td></tr>" for o in s.advice(self.human))
         body = f"<table class='ck-table'>{rows}</table>" if rows else "<p>No figures for this decision.</p>"
         return (f"<div class='ck-odds' role='status'><b>Odds</b> — exact, counted over the cards you have not "
                 f"seen:<div class='ck-scroll-x'>{body}</div></div>")

@@ -97,6 +97,7 @@ table.ck-table td, table.ck-table th{border:1px solid #ccc;padding:3px 6px;font-
 .ck-play .widget-toggle-buttons .widget-toggle-button{width:auto}
 .ck-logbox .ck-trick-no{font-weight:bold;font-size:12px;color:#555;margin-top:4px}
 .ck-logbox ol{margin:0 0 2px;padding-left:1.4em;font-size:13px}
+.ck-logbox ol.ck-log{max-height:none;overflow:visible}
 .ck-review{border:1px solid #c8e6c9;background:#f6fbf6;border-radius:6px;padding:6px 10px;margin:6px 0}
 .ck-card.ck-playable{box-shadow:0 0 0 3px #2e7d32 !important}
 .ck-card.ck-unplayable{opacity:.55}
@@ -138,6 +139,9 @@ table.ck-table td.ck-changed,table.ck-table th.ck-changed,.ck-legend .ck-changed
 .ck-fact b{color:#333}
 .ck-odds{font-size:14px;border-left:4px solid #ce93d8;background:#fbf5fc;padding:4px 8px;margin:4px 0;max-width:980px}
 .ck-odds td{overflow-wrap:anywhere}
+.ck-exact summary{cursor:pointer;list-style-position:inside}
+.ck-odds td.ck-odds-fig{white-space:nowrap;overflow-wrap:normal}.ck-odds td small{color:#555}.ck-exact[open] summary{margin-bottom:2px}
+.ck-hint .ck-exact{display:inline-block;vertical-align:top}
 .ck-cited{background:#fff8e1;border-radius:2px;color:inherit}
 .ck-cited:target{background:#ffd54f;outline:2px solid #e0a800;scroll-margin-top:30vh}
 .ck-source-text{white-space:pre-wrap;font-family:Georgia,serif;font-size:15px;line-height:1.5;max-width:52em;
