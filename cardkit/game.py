@@ -135,6 +135,9 @@ class Game:
     # the hands lie on the table rather than being held: a card only its owner sees lies face down (the
     # play table marks it so); False: the hands are held, as in the trick games
     hands_on_table: ClassVar[bool] = False
+    # where the play table pauses for a result: when `State.progress()`'s round (0) or trick (1) label changes,
+    # the round (hand, coup, deal) that ended is shown as its own moment, with `State.round_result()`
+    moment_level: ClassVar[int] = 0
     State: ClassVar[type]
     summary: ClassVar[str] = ""
     _deal_want = None       # what `State._check_deal` compares a deal with, made on first use
@@ -567,6 +570,12 @@ class State:
         total — that too; nothing any other player may not see. Lines are separated by newlines (a move
         that sets off the bank's play and a settlement narrates each on its own line)."""
         return self.describe(action, after)
+
+    def round_result(self) -> str:
+        """The result of the last round (hand, coup, deal) finished, in words: who won it, the points, and the
+        running score ("" before the first, or for a game of one deal). The play table shows it as a moment of
+        its own when a round ends (`Game.moment_level`), before the next one."""
+        return ""
 
     def advice(self, player: int) -> list:
         """Exact odds for the decision in front of `player` (a list of `cardkit.view.Odds`), computed

@@ -278,6 +278,8 @@ def test_own_cards_on_the_table_are_marked_face_down_where_the_game_lays_hands_o
     table = widgets.PlayTable("vingt_et_un", seed=3, bank_rule="free")   # the bank (face up) decides too
     bot, downs, ups = RandomBot(5), 0, 0
     while not table.state.is_terminal():
+        while table._moments:                      # the end of a coup, as its own moment: go on from it
+            table.next_round()
         s = table.state
         faces = hand_faces(s, 0)
         shown = [any(c is not None for c in s.view(q).seats[0].hand) for q in range(1, s.game.num_players)]
@@ -332,3 +334,73 @@ def test_a_card_the_human_has_not_looked_at_shows_its_back_and_cannot_be_played(
     assert table.state.snapshot() == before and "not looked at it yet" in table._msg.value
     table.hint()                                   # no word about a card nobody has seen
     assert "may not be played" not in table._msg.value
+
+
+# --- the end of a round as its own moment ---------------------------------------------------------------
+def _round_ends(game, history, start: int) -> list[str]:
+    """The rounds (hands, coups) a history ends after its first `start` entries: the label (at the game's
+    `moment_level`) that changes with a move and the deals it set off, the game not over."""
+    level = game.moment_level
+    s, out, k = game.blank_state(), [], 0
+    while k < len(history):
+        before = s.progress()[level]
+        _apply(s, history[k])
+        k += 1
+        while k < len(history) and history[k].__class__ is cardkit.Deal and history[k - 1].__class__ is not cardkit.Deal:
+            _apply(s, history[k])
+            k += 1
+        if k > start and before and s.progress()[level] != before and not s.is_terminal():
+            out.append(before)
+    return out
+
+
+def _apply(s, a):
+    from widgets.play import _advance
+    _advance(s, a)
+
+
+@pytest.mark.parametrize("game,opts", CONFIGS)
+def test_the_end_of_each_round_is_a_moment_of_its_own(game, opts):
+    """Every round (hand, coup, deal) that ends is shown as a moment of its own before the game goes on: the
+    table as the round left it, "Round 2 is over" with the result in words (who won it, the points, the
+    running score), what happened in it, and one button to go on — also a round the human never moved in (a
+    coup he held the bank for). At the end of the game the last results lead the table."""
+    table = widgets.PlayTable(game, seed=4, **opts)
+    start = len(table.state.history)
+    bot, seen = RandomBot(6), []
+    while not table.state.is_terminal():
+        while table._moments:
+            m = table._moments[0]
+            html = table._table.value
+            assert f"{m['ended']} is over" in html and "ck-moment" in html
+            assert m["result"] and m["result"][:12] in html
+            assert list(table._actions.children) == [table._next] and not table._hand.children
+            assert table._next.description.startswith(("Play ", "See ")) and table._next.description.endswith("▸")
+            assert table._hint.disabled
+            assert table.state.current_player == table.human          # the game waits at the human's decision
+            seen.append(m["ended"])
+            table.next_round()
+        assert "ck-moment" not in table._table.value
+        table.play(bot.choose(table.state))
+    assert seen + [m["ended"] for m in table._moments] == _round_ends(table.game, table.state.history, start)
+    if table.state.round_result():
+        assert "The last result" in table._table.value and table.state.round_result()[:12] in table._table.value
+    assert ("ck-result" in table._table.value)
+    if game != "magische7":
+        assert seen, "a game of several rounds shows the end of each"
+
+
+def test_a_coup_held_by_the_human_does_not_pass_silently():
+    """Vingt-et-un: the human holds the bank and has nothing to decide in that coup; it is still shown to its
+    end — the bank's cards, who paid whom — before his next decision."""
+    table = widgets.PlayTable("vingt_et_un", players=3, seed=4)
+    bot, banked = RandomBot(1), 0
+    while not table.state.is_terminal():
+        while table._moments:
+            m = table._moments[0]
+            if "Anton's bank" in m["result"]:
+                banked += 1
+                assert "The settlement" in table._table.value and "Anton, the bank, turns up" in table._table.value
+            table.next_round()
+        table.play(bot.choose(table.state))
+    assert banked >= 2

@@ -236,6 +236,13 @@ class PlayTable(w.VBox):
             self._odds.on_click(lambda _: self.toggle_odds())
             extra.append(self._odds)
         self._on_yes = self._on_no = None
+        # the ends of rounds (hands, coups) not yet looked at: each shown as a moment of its own, with a button
+        # to go on (the game itself has gone on: the bots have played up to the human's next decision)
+        self._moments: list[dict] = []
+        self._next = Button(description="", button_style="primary",
+                            tooltip="go on to the next round: the cards are dealt and the game goes on")
+        self._next.add_class("ck-next")
+        self._next.on_click(lambda _: self.next_round())
         self._table = HTML()
         self._card_layout = w.Layout(width="60px", height="84px", border="1px solid #555", padding="0")
         self._pool: list[w.Button] = []
@@ -368,6 +375,7 @@ class PlayTable(w.VBox):
         self._entries: list[tuple] = []      # (history index, round, trick, line)
         self._since: list[str] = []          # what happened since the human's last move
         self._recent: list[tuple] = []       # tricks completed since then: (title, Pile)
+        self._moments = []
         blank = self.game.blank_state()
         for i, a in enumerate(self.state.history):   # the deal, narrated from the state before it
             r, t = blank.progress()
@@ -378,6 +386,7 @@ class PlayTable(w.VBox):
             self._since.insert(0, f"A new game with {self.game.num_players} players.")
         self._run_bots()
         self._refresh()
+        self._focus()
 
     def load(self, state) -> None:
         """Continue from `state` (a state of this table's game, e.g. a record's final state): its history is
@@ -387,11 +396,11 @@ class PlayTable(w.VBox):
             raise CardkitError(f"a {self.game_name} state is needed here")
         self.game = state.game
         self.state = replay = state.game.blank_state()
-        self._entries, self._since, self._recent, self._checkpoints = [], [], [], []
+        self._entries, self._since, self._recent, self._checkpoints, self._moments = [], [], [], [], []
         for a in state.history:
             if replay.current_player == self.human:
                 self._checkpoints.append(len(replay.history))
-                self._since, self._recent = [], []
+                self._since, self._recent, self._moments = [], [], []
             self._step(a)
         self.state = state
         if state.current_player == self.human:
@@ -438,14 +447,52 @@ class PlayTable(w.VBox):
         self._record(n0, rnd, trick, before.describe(action) if action.__class__ is Deal else
                      before.narrate(action, after, self.human))
         last = self._last_trick(after)
+        if last is not None and last != last_before:
+            self._recent.append((f"{trick} — {rnd}" if rnd and trick else trick or last.name, last))
+        level = self.game.moment_level
+        ended, now = (rnd, trick)[level], s.progress()[level]
+        if ended and now != ended and not s.is_terminal():     # a round (hand, coup) is over: its own moment
+            self._moment(ended, now, after)
         if dealt:
             pre = after
             for k in range(n0 + 1, len(s.history)):
                 r, t = pre.progress()
                 self._record(k, r, t, pre.describe(s.history[k]))
                 _advance(pre, s.history[k])
-        if last is not None and last != last_before:
-            self._recent.append((f"{trick} — {rnd}" if rnd and trick else trick or last.name, last))
+
+    def _moment(self, ended: str, coming: str, state) -> None:
+        """Keep the end of a round as a moment of its own: the table as the round left it (`state`, seen from
+        the human's seat), its result in words (`round_result`), what happened in it since the human's last
+        move; what follows (the next deal, the bots' moves) is told after it."""
+        view = state.view(self.human)
+        result = state.round_result()
+        box = (f"<div class='ck-moment' role='status'><div class='ck-moment-title'>{escape(ended)} is over</div>"
+               + (f"<p>{escape(result)}</p>" if result else "") + "</div>")
+        self._moments.append({"ended": ended, "coming": coming, "result": result,
+                              "html": box + table_html(view, bottom=self.human, recent=self._recent),
+                              "since": list(self._since)})
+        self._since, self._recent = [], []
+
+    def _focus(self) -> None:
+        """Bring the keyboard focus back to where the player acts next: the button that goes on from a
+        moment, the first card he may play, or the first choice below the hand (a widget's own `focus`, a
+        message the page's widget manager carries out: no page script)."""
+        target = None
+        if self._moments:
+            target = self._next
+        elif self.state.current_player == self.human:
+            target = next((b for b in self._hand.children if "ck-playable" in b._dom_classes), None) \
+                or next(iter(self._actions.children), None)
+        if target is not None:
+            target.focus()
+
+    def next_round(self) -> None:
+        """Go on from the moment at the end of a round: to the next moment, or to the game as it stands."""
+        if self._moments:
+            self._moments.pop(0)
+        self._msg.value = ""
+        self._refresh()
+        self._focus()
 
     def _run_bots(self) -> None:
         """The bots move until it is the human's turn. Before a bot that thinks for a while (the expert)
@@ -481,12 +528,13 @@ class PlayTable(w.VBox):
             self._show_error(f"✗ {e.why} (rule {e.rule})")
             self._refresh()
             return False
-        self._since, self._recent = [], []
+        self._since, self._recent, self._moments = [], [], []
         self._close_question()
         self._step(a)
         self._msg.value = ""
         self._run_bots()
         self._refresh()
+        self._focus()
         return True
 
     def undo(self) -> None:
@@ -505,11 +553,12 @@ class PlayTable(w.VBox):
         if self._undo_rng is None:
             self._undo_rng = Rng(int.from_bytes(os.urandom(8), "big"))
         self.state = s.resample(self.human, self._undo_rng)
-        self._since, self._recent = ["Your move was taken back."], []
+        self._since, self._recent, self._moments = ["Your move was taken back."], [], []
         self._close_question()
         self._note("Taken back. The cards you have not seen were shuffled again, so the next play may go "
                    "differently.")
         self._refresh()
+        self._focus()
 
     def hint(self, playouts: int | None = None) -> None:
         """What the expert would play and why, then the cards the human may play and what each would do
@@ -687,10 +736,14 @@ class PlayTable(w.VBox):
         return b
 
     def _click_action(self, i: int) -> None:
+        if self._moments:                        # the moment's own button goes on; the game's wait
+            return
         if 0 <= i < len(self._actions.children):
             self.play(self._action_texts[i])
 
     def _click_card(self, i: int) -> None:
+        if self._moments:
+            return
         hand = self.state.view(self.human).seats[self.human].hand
         if not 0 <= i < len(hand):
             return
@@ -712,7 +765,25 @@ class PlayTable(w.VBox):
         return "won" if self.human in winners else "lost"
 
     def _refresh(self, thinking: bool = False) -> None:
-        """Show the state; `thinking`: while a bot thinks, with the hand's buttons off."""
+        """Show the state; `thinking`: while a bot thinks, with the hand's buttons off. While the end of a
+        round waits to be looked at, that moment is shown instead, with one button to go on."""
+        if self._moments and not thinking and not self.state.is_terminal():
+            m = self._moments[0]
+            since = "".join(f"<li>{escape(x)}</li>" for x in m["since"])
+            announce = (f"<div class='ck-announce ck-live' aria-live='polite'><b>What happened</b><ol>{since}"
+                        "</ol></div>" if since else "")
+            self._table.value = self._links(m["html"] + announce)
+            self._hand.children = []
+            more = len(self._moments) - 1
+            coming = f"{m['coming'][:1].lower()}{m['coming'][1:]}"
+            # the next round was played to its end without the human (a coup he banked): see it, then play on
+            self._next.description = f"See {coming} ▸" if more else f"Play {coming} ▸"
+            self._actions.children = [self._next]
+            self._undo.disabled = not any(c < len(self.state.history) for c in self._checkpoints)
+            self._hint.disabled = True
+            self._show_log()
+            self._show_review_button()
+            return
         s = self.state
         view = s.view(self.human)
         my_turn = s.current_player == self.human and not thinking
@@ -729,8 +800,16 @@ class PlayTable(w.VBox):
             caption = "<b>Your hand</b> (no card to click now: choose below):"   # e.g. a stake to place
         if caption:
             caption += faces_caption(faces)
-        self._table.value = self._links(table_html(view, bottom=self.human, hand_elsewhere=True,
-                                                   recent=self._recent, outcome=self.outcome()) + announce
+        last = ""
+        if s.is_terminal():                      # the game is over: the last rounds' results lead the table
+            results = [m["result"] for m in self._moments if m["result"]] + [s.round_result()]
+            results = [r for r in dict.fromkeys(results) if r]
+            if results:
+                last = ("<div class='ck-moment' role='status'><div class='ck-moment-title'>The last result"
+                        f"{'s' if len(results) > 1 else ''}</div>" + "".join(f"<p>{escape(r)}</p>" for r in results)
+                        + "</div>")
+        self._table.value = self._links(last + table_html(view, bottom=self.human, hand_elsewhere=True,
+                                                          recent=self._recent, outcome=self.outcome()) + announce
                                         + self.odds_html()) + caption
         hand = view.seats[self.human].hand
         playable = {a.card for a in view.legal if a.card is not None}

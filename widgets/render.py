@@ -98,8 +98,15 @@ table.ck-table td, table.ck-table th{border:1px solid #ccc;padding:3px 6px;font-
 .ck-logbox .ck-trick-no{font-weight:bold;font-size:12px;color:#555;margin-top:4px}
 .ck-logbox ol{margin:0 0 2px;padding-left:1.4em;font-size:13px}
 .ck-logbox ol.ck-log{max-height:none;overflow:visible}
+.ck-moment{border:2px solid #2e7d32;background:#f1f8e9;border-radius:8px;padding:6px 12px;margin:6px 0;
+  max-width:980px;box-sizing:border-box;font-size:15px}
+.ck-moment p{margin:4px 0}.ck-moment-title{font-size:17px;font-weight:bold;color:#1b5e20}
+.ck-play .widget-button.ck-next{font-size:15px;padding:0 16px}
 .ck-review{border:1px solid #c8e6c9;background:#f6fbf6;border-radius:6px;padding:6px 10px;margin:6px 0}
 .ck-card.ck-playable{box-shadow:0 0 0 3px #2e7d32 !important}
+.ck-play .widget-hbox:has(>.ck-card){gap:8px;padding:6px 4px}
+.ck-play .ck-card.widget-button:focus-visible,.ck-play .ck-card.widget-button:focus{position:relative;z-index:3;
+  outline:4px solid #0d47a1 !important;outline-offset:4px;box-shadow:0 0 0 3px #2e7d32,0 0 0 8px #fff !important}
 .ck-card.ck-unplayable{opacity:.55}
 .ck-play .ck-card.widget-button.ck-face-down,.ck-play .ck-card.widget-button.ck-face-up{line-height:1.1;padding:0}
 .ck-play .ck-card.ck-face-down::after,.ck-play .ck-card.ck-face-up::after{display:block;font-size:10px;

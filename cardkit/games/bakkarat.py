@@ -119,6 +119,7 @@ class Bakkarat(Game):
     title = "Bakkarat"
     deck = FRENCH52
     hands_on_table = True         # the cards are dealt face down on the table
+    moment_level = 1              # the play table pauses after every coup (`progress`'s second label)
     option_specs = OPTIONS
     summary = ("A banking game for three: two players stake against the bank, two cards each and one more if "
                "you like; the count nearest 9 wins, and two cards that make 10 call \"Bak!\" and a redeal.")
@@ -712,6 +713,17 @@ class BakkaratState(State):
         return View(g.name, g.title, player, seats, piles, self.status(), cp if cp >= 0 else None, term,
                     self.result_text() if term else "", legal, facts=self.facts(),
                     hand_action="see why nothing happens (no card is played: stake, draw or stand with the buttons)")
+
+    def round_result(self) -> str:
+        last = self.last
+        if last is None:
+            return ""
+        coup, b, hands, counts = last[:4]
+        shown = "; ".join(f"{NAMES[q]} " + " ".join(c.label for c in hands[q]) + f" = {counts[q]}" for q in range(3))
+        note = self.showdown_note()
+        bal = self._scores()
+        return (f"Coup {coup}, the showdown: {shown}. {note[0].upper()}{note[1:]}. Balances: "
+                + ", ".join(f"{NAMES[p]} {signed_units(bal[p])}" for p in range(3)) + ".")
 
     def showdown_note(self) -> str:
         coup, b, hands, counts, outcomes, (stakes, pstakes, share) = self.last

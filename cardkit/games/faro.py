@@ -1003,6 +1003,15 @@ class FaroState(State):
             line += " " + cc._deal_end_words()
         return line
 
+    def round_result(self) -> str:
+        if not self.rows:
+            return ""
+        r = self.rows[-1]
+        change = ", ".join(f"{n} {signed(x)}" for n, x in zip(self._names, r["change"]))
+        bal = ", ".join(f"{n} {signed(x)}" for n, x in zip(self._names, r["balances"]))
+        return (f"Deal {r['deal']} is out: in this deal {change} (units); the balances now {bal}. "
+                f"{'The sitting goes on with the next deal.' if self.current_player != TERMINAL else ''}").strip()
+
     def _deal_end_words(self) -> str:
         """After the last turn (on a copy that has ended the deal)."""
         r = self.rows[-1]

@@ -583,6 +583,15 @@ class SiebenState(State):
         tie = " (the tie goes to the last trick)" if r["why"] == "last trick" else ""
         return f"round {r['round']}: {body} counters — {w} wins the round{tie}, +{r['points']} {unit}"
 
+    def round_result(self) -> str:
+        if not self.rounds:
+            return ""
+        sn = self.game.side_names()
+        text = self.round_text(self.rounds[-1])
+        pts = ", ".join(f"{sn[s]} {v}" for s, v in enumerate(self.points))
+        return (f"{text[0].upper()}{text[1:]} [S7-5]. Game points so far: {pts} — the first to "
+                f"{self.game.target_points} wins.")
+
     def status(self) -> str:
         names = self.game.player_names()
         if self.current_player == CHANCE:

@@ -922,6 +922,13 @@ class VierundzwanzigState(State):
             return f"Round {self.round_no}", "Trump and exchange"
         return f"Round {self.round_no}", f"Trick {self.tricks_played + 1}"
 
+    def round_result(self) -> str:
+        if not self.rounds:
+            return ""
+        r = self.rounds[-1]
+        return (f"Round {r['round']}: {self.round_text(r)} [V24-5]. The lowest score wins; the match ends at 0 or "
+                f"below, or at {LIMIT} or more.")
+
     def round_text(self, r: dict) -> str:
         names = self.game.player_names()
         parts = []

@@ -951,6 +951,14 @@ class VingtEtUnState(State):
         return (f"{names[b]}'s bank: {result_words(bcode)}. " + "; ".join(parts)
                 + " — by the settlement table [VU-3]")
 
+    def round_result(self) -> str:
+        if not self.log:
+            return ""
+        entry = self.log[-1]
+        bal = entry[4]
+        return (f"Coup {entry[0]}: {self.coup_text(entry)}. Balances: "
+                + ", ".join(f"{n} {_signed(b)}" for n, b in zip(self.names, bal)) + ".")
+
     def status(self) -> str:
         names = self.names
         if self.current_player == CHANCE:
