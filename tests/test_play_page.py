@@ -131,10 +131,17 @@ def test_every_game_is_played_by_clicking(chromium, site_url, game):
     first_log = _table_html(table)
     for _ in range(10):
         page.wait_for_function("""(t) => t.querySelector('a.ck-download') ||
+            t.querySelector('button.ck-next:not(:disabled)') ||
             t.querySelector('button.ck-action:not(:disabled)') ||
             t.querySelector('button.ck-card.ck-playable:not(:disabled)')""", arg=table.element_handle(), timeout=40000)
         if table.locator("a.ck-download").count():
             break
+        if table.locator("button.ck-next").count():        # the end of a round: go on from it
+            moment = table.locator(".ck-moment").inner_text()
+            table.locator("button.ck-next").click()
+            page.wait_for_function("([t, m]) => !t.querySelector('.ck-moment') || t.querySelector('.ck-moment')"
+                                   ".innerText !== m", arg=[table.element_handle(), moment], timeout=40000)
+            continue
         html = _table_html(table)
         actions = table.locator("button.ck-action:not(:disabled)")
         if actions.count():
@@ -222,4 +229,38 @@ def test_every_seat_has_its_own_place_at_every_player_count(chromium, site_url, 
             assert seen["count"] == n and seen["problems"] == [], (n, width, seen)
         page.set_viewport_size({"width": 1280, "height": 900})
     assert page.errors == []
+    context.close()
+
+
+_FOCUS_JS = """(t) => { const e = document.activeElement;
+    return !!e && t.contains(e) && e.matches('button.ck-card.ck-playable, button.ck-action, button.ck-next'); }"""
+
+
+def test_the_keyboard_focus_comes_back_to_the_next_decision_and_shows(chromium, site_url):
+    """Keyboard only: Enter on "Deal the cards", then Enter again and again. After every move the focus is
+    back on the hand or the next choice (never the page body, which would send Tab through the log), and the
+    focused card's ring stands above its neighbours' green outlines."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    from site_server import page_ready_time
+    page_ready_time(page, f"{site_url}/voila/render/vierundzwanzig.ipynb")
+    start = page.locator(".ck-play-start").first
+    start.wait_for(state="attached", timeout=40000)
+    start.focus()
+    page.keyboard.press("Enter")
+    table = page.locator(".ck-play").first
+    table.locator(".ck-logbox").wait_for(timeout=40000)
+    page.wait_for_function(_FOCUS_JS, arg=table.element_handle(), timeout=40000)
+    cards = 0
+    for _ in range(8):                    # pick up, name trump, give back or keep, play: all by Enter
+        html = _table_html(table)
+        page.keyboard.press("Enter")
+        _wait_change(page, table, html)
+        page.wait_for_function(_FOCUS_JS, arg=table.element_handle(), timeout=40000)
+        if page.evaluate("document.activeElement.matches('button.ck-card')"):
+            cards += 1
+            ring = page.evaluate("""() => { const cs = getComputedStyle(document.activeElement);
+                return [cs.outlineStyle, parseFloat(cs.outlineWidth), cs.position, +cs.zIndex]; }""")
+            assert ring[0] == "solid" and ring[1] >= 3 and ring[2] == "relative" and ring[3] > 0, ring
+    assert cards
     context.close()

@@ -404,3 +404,14 @@ def test_a_coup_held_by_the_human_does_not_pass_silently():
             table.next_round()
         table.play(bot.choose(table.state))
     assert banked >= 2
+
+
+def test_options_close_with_the_button_that_opened_them():
+    table = widgets.PlayTable("sieben", seed=1)
+    opt = table._opt
+    opt.click()
+    assert table._settings in table.children and opt.description == "Close options"
+    opt.click()
+    assert table._settings not in table.children and opt.description == "Options…"
+    opt.click()                                   # opened again: the same controls, kept
+    assert table._settings in table.children and table._controls

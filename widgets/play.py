@@ -204,9 +204,12 @@ class PlayTable(w.VBox):
         self._controls: dict = {}
         self._settings = self._confirm = None      # the options panel and the question box: built when needed
         buttons = []
+        self._opt = None
         if show_options:
-            opt = Button(description="Options…", tooltip="the rule options (every disputed reading) and the bots")
-            opt.on_click(lambda _: self.show_options())
+            opt = self._opt = Button(description="Options…",
+                                     tooltip="the rule options (every disputed reading) and the bots; click again "
+                                             "to close them")
+            opt.on_click(lambda _: self.toggle_options())
             buttons.append(opt)
         players = next((o for o in cls.option_specs if o.name == "players"), None)
         self._players = None
@@ -260,10 +263,24 @@ class PlayTable(w.VBox):
         self.new_game()
 
     # options and questions --------------------------------------------------------------------------
+    def toggle_options(self) -> None:
+        """The Options… button: open the options, or close them when they are open."""
+        if self._settings is not None and self._settings in self.children:
+            self.children = [c for c in self.children if c is not self._settings]
+            if self._opt is not None:
+                self._opt.description = "Options…"
+                self._opt.focus()
+        else:
+            self.show_options()
+
     def show_options(self) -> None:
         """Build the option dropdowns (once) and show them, each under a plain-words label linking to its
-        rule; they apply from the next game."""
+        rule; they apply from the next game. The same button closes them."""
+        if self._opt is not None:
+            self._opt.description = "Close options"
         if self._controls:
+            if self._settings not in self.children:
+                self.children = [self._bar, self._settings, *self.children[1:]]
             return
         self._settings = w.VBox(layout=shared("layout"))
         self.children = [self._bar, self._settings, *self.children[1:]]
@@ -971,6 +988,22 @@ class PlayTable(w.VBox):
         self._log.value = f"<div class='ck-logbox'><div>{body}</div></div>"
 
 
+def later(seconds: float, fn) -> None:
+    """Call `fn` after `seconds` on the kernel's event loop (Jupyter's and Pyodide's alike); nothing where no
+    loop runs (a script, a test)."""
+    import asyncio
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        try:
+            loop = asyncio.get_event_loop()
+        except RuntimeError:
+            return
+        if not loop.is_running():
+            return
+    loop.call_later(seconds, fn)
+
+
 def _advance(state, action) -> None:
     """One history entry applied to a replayed copy (no check, no automatic deal: the entry was legal)."""
     state._deal(action) if action.__class__ is Deal else state._apply(action)
@@ -1028,4 +1061,7 @@ class Play(w.VBox):
         if self.table is None:
             self.table = PlayTable(self.game_name, **self._args)
             self.children = [self.table]
+            # the button that had the focus is gone: give it to the table's first choice once the page has
+            # built the table's views (their models are new, so a focus sent at once would find no view)
+            later(0.8, self.table._focus)
         return self.table
