@@ -80,8 +80,8 @@ def record_link(state, filename: str) -> str:
     the Replay widget read it). Offered only once the game is over: a record holds every deal."""
     data = base64.b64encode(state.to_record().dumps().encode()).decode()
     return (f"<a class='ck-download' download='{escape(filename)}' href='data:application/json;base64,{data}'>"
-            "Download the game record</a> <small>(every move and every card, also those nobody saw; open it "
-            "with <code>cardkit.Record.load</code> or step through it with the replay)</small>")
+            "Download the game record</a> <small>(a file with every move and every card of the game, also the "
+            "cards nobody saw)</small>")
 
 
 # the bots a table offers, in plain words (a game's own bot with another name shows its name)

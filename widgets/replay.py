@@ -31,7 +31,7 @@ def replay_states(record: Record, *, own_narration: bool = True, every_step: boo
             line = own.get(str(i)) or ("" if every_step else state.describe(action))
             state.apply(action)
         except CardkitError as e:
-            error = f"Under these options the record stops at step {i + 1} ({text[:30]}): {e}"
+            error = stop_words(record, i, e)
             break
         if every_step:
             # with a copy of every step at hand, a move is narrated as the play table's log and
@@ -71,8 +71,36 @@ def final_state(record: Record, **override):
         try:
             state.apply(state.parse_action(text))
         except CardkitError as e:
-            return state, f"Under these options the record stops at step {i + 1} ({text[:30]}): {e}"
+            return state, stop_words(record, i, e)
     return state, ""
+
+
+def stop_words(record: Record, i: int, e: Exception) -> str:
+    """Where an example cannot go on under another reading, in plain words: its next move (by the words of
+    the table's buttons, as the example's own reading has it) and why this reading does not allow it, with
+    the rule — never the move's record notation."""
+    from cardkit import IllegalActionError
+    label = record.actions[i]
+    try:
+        own = record.load_game().blank_state()
+        for text in record.actions[:i]:
+            own.apply(own.parse_action(text))
+        found = next((a for a in own.legal_actions() if a.text == record.actions[i]), None)
+        if found is not None:
+            who = own.game.player_names()[own.current_player] if own.current_player >= 0 else ""
+            label = f"{who}: {found.label}" if who else found.label
+    except CardkitError:
+        pass
+    if isinstance(e, IllegalActionError) and e.rule == "protocol":
+        why = "under this reading a new deal comes first, so the example's cards no longer fit"
+    elif isinstance(e, IllegalActionError) and e.rule == "end":
+        why = "under this reading the game is already over"
+    elif isinstance(e, IllegalActionError):
+        why = f"{e.why} [{e.rule}]"
+    else:
+        why = str(e)
+    return (f"Under this reading the example cannot go on at step {i + 1}: its next move, “{label}”, is not "
+            f"allowed — {why}.")
 
 
 def load_record(game_or_record, example: str | None = None) -> Record:

@@ -28,8 +28,8 @@ OPTIONS = (
     Option("players", 2, choices=(2, 4), rule="M7-8",
            help="2 players with one pack, or 4 in two teams with two packs (the game is for 2 or 4, not 3)"),
     Option("joker_vs_spiegel", "spiegel", choices=("spiegel", "joker"), rule="M7-2",
-           help="Joker led, Spiegel follows: who wins", labels={"spiegel": "Spiegel wins (002)",
-                                                                  "joker": "Joker wins (000)"}),
+           help="Joker led, Spiegel follows: who wins", labels={"spiegel": "Spiegel wins (rule sheet)",
+                                                                  "joker": "Joker wins (review)"}),
     Option("kreuz_vs_spiegel", "spiegel", choices=("spiegel", "kreuz"), rule="M7-3",
            help="Kreuz led, Spiegel follows: who wins", labels={"spiegel": "Spiegel (follower) wins",
                                                                   "kreuz": "Kreuz (leader) wins"}),
@@ -69,12 +69,12 @@ def trick_outcome(led: Card, follow: Card, opts: dict) -> tuple[bool, str, str]:
         return True, "M7-1.4", "of two Jokers the second takes the trick"
     if a == "joker" and b == "spiegel":
         if opts["joker_vs_spiegel"] == "spiegel":
-            return True, "M7-2", "a Spiegel played second beats a Joker (002)"
-        return False, "M7-2", "the led card wins; 000 lists no exception for a Spiegel (000)"
+            return True, "M7-2", "a Spiegel played second beats a Joker (the Piatnik rule sheet)"
+        return False, "M7-2", "the led card wins: the review lists no exception for a Spiegel"
     if a == "kreuz" and b == "spiegel":
         if opts["kreuz_vs_spiegel"] == "spiegel":
-            return True, "M7-3", "a led Kreuz loses the trick (000 (b2), 002)"
-        return False, "M7-3", "a Spiegel played second loses (002)"
+            return True, "M7-3", "a led Kreuz loses the trick (the review, §3(b2), and the Piatnik rule sheet)"
+        return False, "M7-3", "a Spiegel played second loses (the Piatnik rule sheet)"
     if a == "kreuz" and b == "kreuz":
         return True, "M7-1.8", "of two Kreuz the second player takes the trick"
     if a == "spiegel" and b == "spiegel":

@@ -472,7 +472,7 @@ class SiebenState(State):
             return IllegalActionError("S7-7.4" if rule == "S7-7.4" else "S7-2.3",
                                       f"{who} may continue the trick only with a card equal to its first card "
                                       f"{self.first.label}: {want}. {card.label} is not; play such a card or end "
-                                      "the trick ('stop')", text)
+                                      "the trick", text)
         return super()._illegal(text)
 
     # results -------------------------------------------------------------------------------------
