@@ -29,6 +29,8 @@ class Pile:
     count: int | None = None  # for piles shown face down: how many cards
     note: str = ""
     kind: str = ""        # "trick", "last-trick", "stock", "won", "aside" (out of play, folded) or ""
+    place: str = ""       # "left", "middle" or "right": piles the rules set side by side (Faro's left pile, the
+                          # pack, the right pile) are drawn so, in one row, whatever the screen's width
 
 
 @dataclass
@@ -49,7 +51,8 @@ class Odds:
             return f"{float(v) * 100:.1f} %"
         sign = "+" if v > 0 else "−" if v < 0 else ""
         unit = "unit" if v == 1 or v == -1 else "units"
-        return f"{sign}{abs(float(v)):.2f} {unit}"
+        digits = 3 if 0 < abs(v) < Fraction(1, 10) else 2      # a small amount keeps its first figures
+        return f"{sign}{abs(float(v)):.{digits}f} {unit}"
 
     def exact(self) -> str:
         """The exact fraction ("7/13", "−1/3"; a whole number as it is)."""

@@ -52,7 +52,7 @@ def test_odds_read_as_decimals_with_the_exact_fraction_beside():
     assert Odds("draw", Fraction(1, 3), kind="stake").text() == "+0.33 units"
     assert Odds("stand", Fraction(-1), kind="stake").text() == "−1.00 unit"
     odd = Odds("stake", Fraction(-34655558537, 513769756500), kind="stake")
-    assert odd.text() == "−0.07 units" and odd.exact() == "−34655558537/513769756500"
+    assert odd.text() == "−0.067 units" and odd.exact() == "−34655558537/513769756500"
 
 
 def test_the_odds_panel_shows_a_games_advice(monkeypatch):
@@ -64,13 +64,13 @@ def test_the_odds_panel_shows_a_games_advice(monkeypatch):
                                                                       note="from 28 unseen cards")])
     table = widgets.PlayTable("sieben", seed=1)
     assert table.state.current_player == table.human
-    assert "ck-odds" not in table._table.value
+    assert "ck-odds" not in table._happened.value
     table._odds.click()
-    assert "a seven next" in table._table.value and "14.3 %" in table._table.value
+    assert "a seven next" in table._happened.value and "14.3 %" in table._happened.value
     # the exact fraction on request: folded under the decimal, not beside it
-    assert "(1/7)" not in table._table.value and re.search(r"<details[^>]*><summary><b>14.3 %</b></summary><small>exactly 1/7",
-                                                            table._table.value)
+    assert "(1/7)" not in table._happened.value and re.search(r"<details[^>]*><summary><b>14.3 %</b></summary><small>exactly 1/7",
+                                                            table._happened.value)
     table._odds.click()
-    assert "ck-odds" not in table._table.value
+    assert "ck-odds" not in table._happened.value
     with pytest.raises(CardkitError):
         cardkit.load_game("magische7").new_state(seed=1).advice(5)

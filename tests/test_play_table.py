@@ -48,7 +48,7 @@ def test_what_happened_lists_every_move_since_yours_in_a_live_region():
     length = len(table.state.history)
     table.play(bot.choose(table.state))
     moves = len(table.state.history) - length
-    html = table._table.value
+    html = table._happened.value
     live = html[html.index("ck-live"):]
     assert "aria-live='polite'" in html and live.count("<li>") >= moves
 
@@ -120,7 +120,7 @@ def test_changing_the_player_count_asks_first_and_can_be_taken_back():
     assert table._players.value == 2 and table.state.snapshot() == before
     table._players.value = 3
     table._yes.click()
-    assert table.game.num_players == 3 and "A new game with 3 players." in table._table.value
+    assert table.game.num_players == 3 and "A new game with 3 players." in table._happened.value
 
 
 def test_options_read_in_plain_words_link_their_rules_and_apply_to_the_next_game():
@@ -400,7 +400,7 @@ def test_a_coup_held_by_the_human_does_not_pass_silently():
             m = table._moments[0]
             if "Anton's bank" in m["result"]:
                 banked += 1
-                assert "The settlement" in table._table.value and "Anton, the bank, turns up" in table._table.value
+                assert "The settlement" in table._happened.value and "Anton, the bank, turns up" in table._happened.value
             table.next_round()
         table.play(bot.choose(table.state))
     assert banked >= 2
@@ -415,3 +415,23 @@ def test_options_close_with_the_button_that_opened_them():
     assert table._settings not in table.children and opt.description == "Options…"
     opt.click()                                   # opened again: the same controls, kept
     assert table._settings in table.children and table._controls
+
+
+@pytest.mark.parametrize("game,opts", CONFIGS)
+def test_the_hands_caption_says_what_a_click_does(game, opts):
+    """"Click a card to play it" only where a click plays the card: where it does something else (24's
+    exchange gives it back, Écarté's throws it away, Faro's stakes on its rank) the caption says that."""
+    table = widgets.PlayTable(game, seed=7, **opts)
+    bot = RandomBot(4)
+    for _ in range(60):
+        if table.state.is_terminal():
+            break
+        while table._moments:
+            table.next_round()
+        s = table.state
+        legal = [a for a in s.legal_actions() if a.card is not None] if s.current_player == 0 else []
+        if legal:
+            caption = table._table.value[table._table.value.rindex("<b>Your hand</b>"):]
+            if "click a card to play it" in caption:     # then the click is the card played, by its own name
+                assert all(a.text == a.card.text for a in legal), (legal[0].text, caption[:120])
+        table.play(bot.choose(s))

@@ -258,7 +258,10 @@ class PlayTable(w.VBox):
         # newest line in view (one widget model: each costs the page's load time)
         self._log = HTML()
         self._bar = w.HBox(buttons + [new, self._undo, self._hint, *extra], layout=shared("wrap"))
-        super().__init__([self._bar, self._table, self._hand, self._actions, self._msg, self._log])
+        # what happened since the human's last move and the Odds panel, below the hand and its choices: the
+        # hand stays right under the table (the trick in play, whose turn), also on a phone's narrow screen
+        self._happened = HTML()
+        super().__init__([self._bar, self._table, self._hand, self._actions, self._happened, self._msg, self._log])
         self.add_class("ck-play")
         self.new_game()
 
@@ -786,10 +789,9 @@ class PlayTable(w.VBox):
         round waits to be looked at, that moment is shown instead, with one button to go on."""
         if self._moments and not thinking and not self.state.is_terminal():
             m = self._moments[0]
-            since = "".join(f"<li>{escape(x)}</li>" for x in m["since"])
-            announce = (f"<div class='ck-announce ck-live' aria-live='polite'><b>What happened</b><ol>{since}"
-                        "</ol></div>" if since else "")
-            self._table.value = self._links(m["html"] + announce)
+            announce = happened_html(m["since"])
+            self._table.value = self._links(m["html"])
+            self._happened.value = self._links(announce)
             self._hand.children = []
             more = len(self._moments) - 1
             coming = f"{m['coming'][:1].lower()}{m['coming'][1:]}"
@@ -805,9 +807,7 @@ class PlayTable(w.VBox):
         view = s.view(self.human)
         my_turn = s.current_player == self.human and not thinking
         faces = hand_faces(s, self.human)
-        since = "".join(f"<li>{escape(x)}</li>" for x in self._since)
-        announce = (f"<div class='ck-announce ck-live' aria-live='polite'><b>What happened</b><ol>{since}</ol></div>"
-                    if since else "")
+        announce = happened_html(self._since)
         caption = f"<b>Your hand</b> — click a card to {escape(view.hand_action or 'play it')}" + \
             ((" (the cards you may choose are outlined in green):" if view.hand_action else
               " (the cards you may play are outlined in green):") if my_turn else ":")
@@ -826,8 +826,8 @@ class PlayTable(w.VBox):
                         f"{'s' if len(results) > 1 else ''}</div>" + "".join(f"<p>{escape(r)}</p>" for r in results)
                         + "</div>")
         self._table.value = self._links(last + table_html(view, bottom=self.human, hand_elsewhere=True,
-                                                          recent=self._recent, outcome=self.outcome()) + announce
-                                        + self.odds_html()) + caption
+                                                          recent=self._recent, outcome=self.outcome())) + caption
+        self._happened.value = self._links(announce + self.odds_html())
         hand = view.seats[self.human].hand
         playable = {a.card for a in view.legal if a.card is not None}
         marks = [("ck-playable",) if my_turn and c in playable else ("ck-unplayable",) if my_turn else ()
@@ -986,6 +986,24 @@ class PlayTable(w.VBox):
                      f"<div class='ck-scroll-x'>{table.html()}</div>"
                      f"{record_link(s, f'{self.game_name}-game.json')}</div>")
         self._log.value = f"<div class='ck-logbox'><div>{body}</div></div>"
+
+
+HAPPENED_LINES = 12        # "What happened" shows at most this many of the latest lines (the log has them all)
+
+
+def happened_html(lines: list[str]) -> str:
+    """What happened since the human's last move, the latest `HAPPENED_LINES` lines (a long run of the bots'
+    moves, as a Faro deal dealt out after "no more stakes", is in the game log below), in a live region."""
+    if not lines:
+        return ""
+    shown = lines[-HAPPENED_LINES:]
+    skipped = len(lines) - len(shown)
+    start = f" start='{skipped + 1}'" if skipped else ""
+    more = (f"<p class='ck-more'><small>{plural(skipped, 'earlier line')} since your move: in the game log "
+            "below.</small></p>" if skipped else "")
+    items = "".join(f"<li>{escape(x)}</li>" for x in shown)
+    return (f"<div class='ck-announce ck-live' aria-live='polite'><b>What happened</b>{more}<ol{start}>{items}</ol>"
+            "</div>")
 
 
 def later(seconds: float, fn) -> None:

@@ -57,6 +57,8 @@ CSS = """<style>
 .ck-played{display:inline-flex;flex-direction:column;align-items:center;font-size:11px;color:#333}
 .ck-piles{display:flex;gap:18px;flex-wrap:wrap;margin:6px 0;padding:6px;border-top:1px dashed #bbb;border-bottom:1px dashed #bbb}
 .ck-pile-name{font-size:12px;color:#333}
+.ck-piles.ck-placed{flex-wrap:nowrap;gap:10px}.ck-placed>div{flex:1 1 0;min-width:0}
+.ck-placed>.ck-place-middle{text-align:center}.ck-placed>.ck-place-right{text-align:right}
 .ck-status{font-weight:bold;margin-top:4px}
 .ck-result{font-size:16px;font-weight:bold;color:#1b5e20}
 .ck-error{color:#b71c1c;font-weight:bold}
@@ -78,7 +80,7 @@ table.ck-table td, table.ck-table th{border:1px solid #ccc;padding:3px 6px;font-
 .ck-around .ck-seat.ck-current{border-color:#e0a800;background:#fff3c4;box-shadow:0 0 0 3px #ffe08a}
 .ck-turn{display:inline-block;background:#e0a800;color:#000;border-radius:10px;padding:0 7px;font-size:12px;font-weight:bold}
 .ck-back-count{font-size:13px;color:#333;margin-left:4px}
-.ck-since{border-top:1px dashed #bbb;margin-top:6px;padding-top:4px}
+.ck-since{border-bottom:1px dashed #bbb;margin-bottom:6px;padding-bottom:4px}
 .ck-since-title{font-size:12px;font-weight:bold;color:#333}
 .ck-since .ck-pile-note,.ck-pile-note{font-size:12px;color:#333}
 .ck-status{font-size:15px}.ck-status.ck-yours{color:#0d47a1}
@@ -170,7 +172,10 @@ a.ck-page-link,.ck-games a{color:#0d47a1}
   .ck-around{grid-template-columns:minmax(0,1fr) minmax(0,1fr);
     grid-template-areas:"top top" "left right" "center center" "bottom bottom" "status status"}
   .ck-table{padding:4px}
-  .ck-play .ck-card.widget-button{width:52px;min-width:52px;height:74px !important}
+  .ck-play .ck-card.widget-button{width:46px !important;min-width:46px;height:64px !important;font-size:17px}
+  .ck-play .widget-hbox:has(>.ck-card){gap:6px;padding:5px 3px}
+  .ck-around .ck-seat{padding:2px 5px;margin:2px 0}
+  .ck-play .ck-card.ck-face-down::after,.ck-play .ck-card.ck-face-up::after{font-size:9px;margin-top:2px}
   /* the landing page's ranking: one card per rule instead of seven narrow columns */
   table.ck-impact-rank,.ck-impact-rank tbody,.ck-impact-rank tr,.ck-impact-rank td,.ck-impact-rank tbody th{
     display:block;text-align:left !important}
@@ -280,13 +285,18 @@ def table_html(view, bottom: int = 0, width: int = 44, hand_elsewhere: bool = Fa
         parts.append(f"<div class='ck-top-row'>{''.join(top)}</div>")
     center = [p for p in view.piles if p.kind not in ("won", "last-trick", "aside") and not p.name.startswith("Won by")]
     last = [p for p in view.piles if p.kind == "last-trick"]
-    mid = "<div class='ck-piles'>" + "".join(_pile_box(p, width) for p in center)
+    mid = ""
+    if recent:               # the tricks completed since, first: the trick in play stays next to the hand
+        mid += ("<div class='ck-since'><div class='ck-since-title'>Since your last move</div><div class='ck-piles'>"
+                + "".join(_pile_box(p, 34, title) for title, p in recent) + "</div></div>")
+    placed = sorted((p for p in center if p.place), key=lambda p: ("left", "middle", "right").index(p.place))
+    if placed:               # piles the rules set side by side: in their order, in one row at any width
+        mid += "<div class='ck-piles ck-placed'>" + "".join(
+            f"<div class='ck-place-{p.place}'>{_pile_box(p, width)}</div>" for p in placed) + "</div>"
+    mid += "<div class='ck-piles'>" + "".join(_pile_box(p, width) for p in center if not p.place)
     if not recent:
         mid += "".join(_pile_box(p, width) for p in last)
     mid += "</div>"
-    if recent:
-        mid += ("<div class='ck-since'><div class='ck-since-title'>Since your last move</div><div class='ck-piles'>"
-                + "".join(_pile_box(p, 34, title) for title, p in recent) + "</div></div>")
     parts.append(f"<div class='ck-center'>{mid}</div>")
     won = [p for p in view.piles if p.kind == "won" or p.name.startswith("Won by")]
     if view.terminal:

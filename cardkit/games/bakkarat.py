@@ -643,6 +643,8 @@ class BakkaratState(State):
 
     def advice(self, player: int) -> list:
         self._check_seat(player)
+        if self.current_player == player and self.phase == STAKE and player != self.banker:
+            return self._stake_advice(player)
         if self.current_player != player or self.phase != DRAW:
             return []
         g = self.game
@@ -671,6 +673,31 @@ class BakkaratState(State):
                 Odds("You win if you draw", wd, note=note), Odds("You lose if you draw", ld, note=bank),
                 Odds("Your stake is worth, standing", ev_s, "stake", f"{plural(stake, 'unit')} staked"),
                 Odds("Your stake is worth, drawing", ev_d, "stake", f"{plural(stake, 'unit')} staked")]
+
+    def _stake_advice(self, player: int) -> list:
+        """Before the stakes, the player's own cards are still unseen: what a unit staked is worth and the
+        chance to win, over every two cards he may hold (a "Bak!" is dealt again), each played by the odds."""
+        g = self.game
+        c = self._unseen_counts(player)
+        ten, tie = g.options["three_card_ten"], g.tie_bank
+        ev = win = Fraction(0)
+        total = 0
+        for a, b in PAIRS:
+            w = _ways(c, a, b)
+            if w <= 0 or RED[a + b] == 10:
+                continue
+            ws, ls, wd, ld = punter_odds(tuple(_less(c, a, b)), a + b, ten)
+            evs = ws - ls - (1 - ws - ls if tie else 0)
+            evd = wd - ld - (1 - wd - ld if tie else 0)
+            ev += w * max(evs, evd)
+            win += w * (ws if evs >= evd else wd)
+            total += w
+        if not total:
+            return []
+        note = (f"over the {plural(sum(c), 'card')} you have not seen, your own two among them; you then stand or "
+                f"draw by the odds, and the bank draws on 5 or less" + ("" if not g.bank_free else " (assumed)"))
+        return [Odds("Expected result per unit staked, before you see your cards", ev / total, "stake", note),
+                Odds("You win the coup", win / total, note=note)]
 
     # presentation --------------------------------------------------------------------------------
     def _view(self, player: int | None = None) -> View:

@@ -811,8 +811,11 @@ class VierundzwanzigState(State):
                                   count=len(aside)))
         legal = list(self.legal_actions()) if cp >= 0 and player in (None, cp) else []
         term = cp == TERMINAL
+        # in the exchange a click gives the card back (face down), it does not play it
+        giving = self.phase == EXCHANGE and cp >= 0 and any(a.data == "discard" for a in legal)
         return View(g.name, g.title, player, seats, piles, self.status(), cp if cp >= 0 else None, term,
-                    self.result_text() if term else "", legal, facts=self.facts())
+                    self.result_text() if term else "", legal, facts=self.facts(),
+                    hand_action="give it back (face down) for a new one" if giving else "")
 
     def facts(self) -> list:
         """The public facts of the match: trump, rank order, dealer, scores."""
