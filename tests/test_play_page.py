@@ -264,3 +264,60 @@ def test_the_keyboard_focus_comes_back_to_the_next_decision_and_shows(chromium, 
             assert ring[0] == "solid" and ring[1] >= 3 and ring[2] == "relative" and ring[3] > 0, ring
     assert cards
     context.close()
+
+
+_IN_VIEW_JS = """(t) => {
+    const now = t.querySelector('.ck-table .ck-now'), card = document.activeElement;
+    const a = now.getBoundingClientRect(), b = card.getBoundingClientRect();
+    return {trick: [Math.round(a.top), Math.round(a.bottom)], card: [Math.round(b.top), Math.round(b.bottom)],
+            height: innerHeight, card_is_a_card: card.matches('button.ck-card') && t.contains(card)}; }"""
+
+
+@pytest.mark.parametrize("game,odds", [("whist", False), ("sieben", False), ("faro", True)])
+def test_a_phone_keeps_the_hand_and_the_trick_in_play_on_one_screen(chromium, site_url, game, odds):
+    """At 390 × 844, after each move the page shows the card the player may play next (the focus) and the
+    trick in play (Faro: the piles of the turn) together, with the Odds open too."""
+    context, page = _open(chromium, site_url, f"{game}.ipynb", width=390, height=844)
+    table = page.locator(".ck-play").first
+    if odds:
+        table.locator("button", has_text="Odds").click()
+        table.locator(".ck-odds").wait_for(timeout=40000)
+    checked = 0
+    for _ in range(8):
+        page.wait_for_function("""(t) => t.querySelector('button.ck-next') ||
+            t.querySelector('button.ck-action:not(:disabled)') ||
+            t.querySelector('button.ck-card.ck-playable:not(:disabled)')""", arg=table.element_handle(), timeout=40000)
+        if table.locator("button.ck-next").count():
+            break
+        html = _table_html(table)
+        cards = table.locator("button.ck-card.ck-playable:not(:disabled)")
+        (cards.first if cards.count() else table.locator("button.ck-action").first).click()   # Faro: the amount
+        _wait_change(page, table, html)
+        if not table.locator("button.ck-card.ck-playable").count():
+            continue
+        page.wait_for_function(_FOCUS_JS, arg=table.element_handle(), timeout=40000)
+        page.wait_for_timeout(300)
+        seen = page.evaluate(_IN_VIEW_JS, table.element_handle())
+        assert seen["card_is_a_card"]
+        assert seen["trick"][0] >= 0 and seen["card"][1] <= seen["height"], seen
+        checked += 1
+    assert checked
+    assert page.errors == []
+    context.close()
+
+
+def test_faros_piles_lie_left_and_right_of_the_pack(chromium, site_url):
+    context, page = _open(chromium, site_url, "faro.ipynb")
+    table = page.locator(".ck-play").first
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.wait_for_timeout(300)
+        boxes = page.evaluate("""(t) => ['left', 'middle', 'right'].map(p => {
+            const b = t.querySelector('.ck-place-' + p).getBoundingClientRect(); return [b.left, b.right, b.top]; })""",
+                              table.element_handle())
+        (l, m, r) = boxes
+        assert l[1] <= m[0] + 1 and m[1] <= r[0] + 1, (width, boxes)       # left, the pack, right: in a row
+        assert abs(l[2] - m[2]) < 2 and abs(m[2] - r[2]) < 2
+        names = table.locator(".ck-placed .ck-pile-name").all_inner_texts()
+        assert names == ["Left pile", "Pack", "Right pile"]
+    context.close()

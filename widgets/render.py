@@ -291,9 +291,9 @@ def table_html(view, bottom: int = 0, width: int = 44, hand_elsewhere: bool = Fa
                 + "".join(_pile_box(p, 34, title) for title, p in recent) + "</div></div>")
     placed = sorted((p for p in center if p.place), key=lambda p: ("left", "middle", "right").index(p.place))
     if placed:               # piles the rules set side by side: in their order, in one row at any width
-        mid += "<div class='ck-piles ck-placed'>" + "".join(
+        mid += "<div class='ck-piles ck-placed ck-now'>" + "".join(
             f"<div class='ck-place-{p.place}'>{_pile_box(p, width)}</div>" for p in placed) + "</div>"
-    mid += "<div class='ck-piles'>" + "".join(_pile_box(p, width) for p in center if not p.place)
+    mid += "<div class='ck-piles ck-now'>" + "".join(_pile_box(p, width) for p in center if not p.place)
     if not recent:
         mid += "".join(_pile_box(p, width) for p in last)
     mid += "</div>"
