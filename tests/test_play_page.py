@@ -321,3 +321,36 @@ def test_faros_piles_lie_left_and_right_of_the_pack(chromium, site_url):
         names = table.locator(".ck-placed .ck-pile-name").all_inner_texts()
         assert names == ["Left pile", "Pack", "Right pile"]
     context.close()
+
+
+def test_a_closed_table_comes_back_after_a_reload(chromium, site_url):
+    """The culler closes a table left alone for five minutes (here: the page's kernel is shut down as the
+    culler would). Reloaded, the page offers the visitor his game — the same log, the same hand — and only
+    to him: another visitor's page offers nothing."""
+    context, page = _open(chromium, site_url, "sieben.ipynb")
+    table = page.locator(".ck-play").first
+    _play_card(page, table)
+    log = _table_html(table)
+    hand = table.locator("button.ck-card").all_inner_texts()
+    kernel = page.evaluate('JSON.parse(document.getElementById("jupyter-config-data").textContent).kernelId')
+    page.evaluate("""async (kernel) => {
+      const token = document.cookie.match(/_xsrf=([^;]+)/)[1];
+      await fetch(`/voila/api/shutdown/${kernel}`, {method: "POST", headers: {"X-XSRFToken": token}});
+    }""", kernel)
+    page.wait_for_timeout(1500)
+    from site_server import page_ready_time
+    page_ready_time(page, page.url)
+    back = page.locator(".ck-play-resume")
+    back.wait_for(timeout=40000)
+    assert "was kept" in page.locator(".ck-kept").inner_text()
+    back.click()
+    table = page.locator(".ck-play").first
+    page.wait_for_function("([t, log]) => { const x = t.querySelector('.ck-logbox'); return x && x.innerText === log; }",
+                           arg=[table.element_handle(), log], timeout=40000)
+    assert table.locator("button.ck-card").all_inner_texts() == hand
+    assert page.errors == []
+    context.close()
+    other, page = _open(chromium, site_url, "sieben.ipynb")
+    page.locator(".ck-play .ck-logbox").first.wait_for(timeout=40000)
+    assert page.locator(".ck-play-resume").count() == 0 and page.locator(".ck-kept").count() == 0
+    other.close()

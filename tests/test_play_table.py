@@ -435,3 +435,40 @@ def test_the_hands_caption_says_what_a_click_does(game, opts):
             if "click a card to play it" in caption:     # then the click is the card played, by its own name
                 assert all(a.text == a.card.text for a in legal), (legal[0].text, caption[:120])
         table.play(bot.choose(s))
+
+
+# --- a table the site keeps for its visitor ----------------------------------------------------------------
+def test_the_site_keeps_a_visitors_game_and_offers_it_again(tmp_path, monkeypatch):
+    """On the site (its folder and the visitor's key in the kernel's environment) a table keeps its game;
+    a new page of the same game for the same visitor (after the culler closed the table, or a reload)
+    offers it again, and going back to it gives the same game, its log and its Undo. Another visitor, or
+    a page outside the site, is offered nothing; the kept game never reaches the page but as the table's
+    own view."""
+    from test_widgets import synced_text
+    from widgets.play import Play, kept_game
+    assert kept_game("sieben") is None                       # not on the site: nothing kept
+    monkeypatch.setenv("CARDKIT_TABLES", str(tmp_path))
+    monkeypatch.setenv("HTTP_X_CARDKIT_VISITOR", "a" * 64)
+    page = Play("sieben", seed=3)
+    assert len(page.children) == 1                           # nothing kept yet: "Deal the cards" alone
+    table = page.start()
+    bot = RandomBot(2)
+    for _ in range(5):
+        table.play(bot.choose(table.state))
+    kept = kept_game("sieben")
+    assert kept and cardkit.Record.loads(kept["record"]).final_state() == table.state
+    assert oct(next(tmp_path.glob("*.json")).stat().st_mode)[-3:] == "600"
+    again = Play("sieben")                                   # the page anew, for the same visitor
+    offer = synced_text(again)
+    assert "Back to your game" in offer and "in progress (Round 1" in offer
+    hidden = {c.text for s in table.state.view(None).seats[1:] for c in s.hand}
+    assert not any(re.search(rf"(?<!\w){re.escape(t)}(?!\w)", offer) for t in hidden)
+    resumed = again.resume()
+    assert resumed.state == table.state and resumed._log.value == table._log.value
+    resumed.undo()                                            # back to the visitor's previous decision
+    assert len(resumed.state.history) < len(table.state.history)
+    monkeypatch.setenv("HTTP_X_CARDKIT_VISITOR", "b" * 64)    # another visitor: nothing of it
+    assert kept_game("sieben") is None and len(Play("sieben").children) == 1
+    monkeypatch.setattr("widgets.play.KEEP_SECONDS", -1)       # kept an hour, then gone
+    monkeypatch.setenv("HTTP_X_CARDKIT_VISITOR", "a" * 64)
+    assert kept_game("sieben") is None

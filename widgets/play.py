@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import base64
 import copy
+import json
 import os
+import re
 import time
 from html import escape
+from pathlib import Path
 
 import ipywidgets as w
 
@@ -188,8 +191,9 @@ class PlayTable(w.VBox):
     confirmation buttons are built when first needed."""
 
     def __init__(self, game: str, human: int = 0, bot: str = "rule-based", seed: int | None = None,
-                 show_options: bool = True, **options):
+                 show_options: bool = True, keep: bool = True, **options):
         self.game_name, self.human, self._seed = game, human, seed
+        self._kept = keep         # on the site, keep the game for the visitor (`_keep`)
         # Undo re-deals the cards the human has not seen from this RNG (seeded with the table's seed, so a
         # seeded table behaves the same every time; unseeded, from OS randomness)
         self._undo_rng = Rng(seed) if seed is not None else None
@@ -842,6 +846,30 @@ class PlayTable(w.VBox):
         self._hint.disabled = not my_turn
         self._show_log()
         self._show_review_button()
+        if not thinking:
+            self._keep()
+
+    def _keep(self) -> None:
+        """On the site, keep the game for this visitor (`kept_game`): should the table close (the culler
+        shuts a kernel left alone for five minutes) or the page be reloaded, the page offers it again. The
+        whole record is kept in the server's folder, never sent to the page; files older than
+        `KEEP_SECONDS` are removed."""
+        f = _kept_file(self.game_name)
+        if f is None or not self._kept:
+            return
+        data = {"saved": time.time(), "human": self.human, "bot": self._bot_name,
+                "record": self.state.to_record().dumps()}
+        try:
+            tmp = f.with_name(f.name + ".tmp")
+            tmp.write_text(json.dumps(data), encoding="utf-8")
+            os.chmod(tmp, 0o600)
+            tmp.replace(f)
+            now = time.time()
+            for old in f.parent.glob("*.json"):
+                if now - old.stat().st_mtime > KEEP_SECONDS:
+                    old.unlink(missing_ok=True)
+        except OSError:
+            pass
 
 
     # the review ---------------------------------------------------------------------------------------
@@ -988,6 +1016,33 @@ class PlayTable(w.VBox):
         self._log.value = f"<div class='ck-logbox'><div>{body}</div></div>"
 
 
+KEEP_SECONDS = 3600       # the site keeps a visitor's table this long after its last change (see `kept_game`)
+
+
+def _kept_file(game: str) -> Path | None:
+    """Where the site keeps this visitor's table of `game`: the folder the server gives its kernels
+    (CARDKIT_TABLES) and the visitor's key (HTTP_X_CARDKIT_VISITOR, an HMAC the server makes of the
+    visitor's anonymous identity: cardkit/voila_template/site_app.py). None anywhere else (a notebook, a
+    test, the static site): nothing is kept there."""
+    folder, key = os.environ.get("CARDKIT_TABLES"), os.environ.get("HTTP_X_CARDKIT_VISITOR", "")
+    if not folder or not re.fullmatch(r"[0-9a-f]{64}", key) or not re.fullmatch(r"[a-z0-9_]+", game):
+        return None
+    return Path(folder) / f"{key}-{game}.json"
+
+
+def kept_game(game: str) -> dict | None:
+    """The visitor's table of `game` as the site kept it (within `KEEP_SECONDS`): {"saved", "record",
+    "human", "bot"}, or None. It lives in the server's folder; only the table's view of it reaches a page."""
+    f = _kept_file(game)
+    try:
+        data = json.loads(f.read_text(encoding="utf-8")) if f is not None else None
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or time.time() - data.get("saved", 0) > KEEP_SECONDS:
+        return None
+    return data
+
+
 HAPPENED_LINES = 12        # "What happened" shows at most this many of the latest lines (the log has them all)
 
 
@@ -1064,7 +1119,7 @@ class Play(w.VBox):
     arguments are `PlayTable`'s, checked at once (a bad game or option fails where the page is built)."""
 
     def __init__(self, game: str, **table_args):
-        table_keys = ("human", "bot", "seed", "show_options")
+        table_keys = ("human", "bot", "seed", "show_options", "keep")
         cls = cardkit.game_class(game)
         cls(**{k: v for k, v in table_args.items() if k not in table_keys})   # the options, checked now
         self.game_name, self._args, self.table = game, table_args, None
@@ -1072,7 +1127,28 @@ class Play(w.VBox):
                        tooltip=f"deal a game of {cls.title} and play it against the computer")
         start.add_class("ck-play-start")
         start.on_click(lambda _: self.start())
-        super().__init__([start], layout=shared("layout"))
+        children = [start]
+        kept = kept_game(game) if table_args.get("keep", True) else None
+        if kept is not None:        # the visitor's game from before the table closed (or a reload)
+            try:
+                state = cardkit.Record.loads(kept["record"]).final_state()
+            except (CardkitError, KeyError, TypeError, ValueError):
+                state = None
+            if state is not None:
+                ago = max(1, round((time.time() - kept["saved"]) / 60))
+                where = " · ".join(x for x in state.progress() if x)
+                what = "finished" if state.is_terminal() else "in progress" + (f" ({where})" if where else "")
+                note = HTML(f"<div class='ck-note ck-kept' role='status'>Your game of {escape(cls.title)} from "
+                            f"{plural(ago, 'minute')} ago, {escape(what)}, was kept: the table closes when the page "
+                            "is left alone for five minutes, and a reload starts the page anew. Go back to it, "
+                            "or deal new cards.</div>")
+                back = Button(description="Back to your game ▸", button_style="primary",
+                              tooltip="the game as you left it: the same cards, the same moves")
+                back.add_class("ck-play-resume")
+                back.on_click(lambda _: self.resume())
+                start.description, start.button_style = "Deal new cards ▸", ""
+                children = [note, Box([back, start])]
+        super().__init__(children, layout=shared("layout"))
 
     def start(self) -> "PlayTable":
         """Deal and show the table (once; later calls return the same table)."""
@@ -1082,4 +1158,27 @@ class Play(w.VBox):
             # the button that had the focus is gone: give it to the table's first choice once the page has
             # built the table's views (their models are new, so a focus sent at once would find no view)
             later(0.8, self.table._focus)
+        return self.table
+
+    def resume(self) -> "PlayTable | None":
+        """The visitor's kept game (`kept_game`) at a table, as it was left: the log narrated anew, Undo back
+        to each of the player's decisions in it. Nothing of it but the table's view goes to the page."""
+        if self.table is not None:
+            return self.table
+        kept = kept_game(self.game_name)
+        try:
+            record = cardkit.Record.loads(kept["record"])
+            state = record.final_state()
+        except (CardkitError, KeyError, TypeError, ValueError):
+            return self.start()           # gone meanwhile: a new game
+        args = {k: v for k, v in self._args.items() if k not in ("seed",)}
+        args.update(record.options)
+        args["human"], args["bot"] = kept.get("human", 0), kept.get("bot", args.get("bot", "rule-based"))
+        args["keep"] = False              # (the table's own first deal must not replace the kept game)
+        self.table = PlayTable(self.game_name, **args)
+        self.table.load(state)
+        self.table._kept = self._args.get("keep", True)
+        self.table._keep()
+        self.children = [self.table]
+        later(0.8, self.table._focus)
         return self.table
