@@ -455,3 +455,21 @@ def test_german_quoted_in_an_example_comes_with_its_english(game):
                 if not re.match(r"\s*(\(“|,?\s*“|—|–|:\s|\(|„)", t[m.end():]):      # (a next quotation: together)
                     bad.append(f"{path.stem}: {t[max(0, m.start() - 30):m.end() + 30]}")
     assert not bad
+
+
+def test_a_comparison_shows_the_consequence_of_the_switch():
+    """A comparison of readings never ends in the same bare score under both: it names the step where the
+    games part, narrated with what it brought about, or who holds which cards where the example stops; a
+    score the same under every reading is said once, below."""
+    cmp = text_of(widgets.RuleCard("sieben", "S7-3.2").text.split("under each reading", 1)[1])
+    assert "Anna draws first" in cmp and "Bert draws first" in cmp
+    assert "Anna holds A♥" in cmp and "Bert holds A♥" in cmp
+    assert cmp.count("Bert 0 points, Anna 0 points") == 1 and "the same under every reading" in cmp
+    cmp = text_of(widgets.RuleCard("whist", "WH-1.3").text.split("under each reading", 1)[1])
+    assert "East deals" in cmp and "North deals" in cmp and cmp.count("0 hand points") == 4
+    for game in GAMES:
+        for rule in rule_cards(game):
+            page = widgets.RuleCard(game, rule.id).text.split("under each reading", 1)[1]
+            cells = re.findall(r"<div><b>.*?</div>", page, flags=re.S)
+            assert len({re.sub(r"<b>.*?</b>( <small>\(the kit's default\)</small>)?", "", c) for c in cells}) > 1, \
+                (game, rule.id, "every reading's cell says the same")

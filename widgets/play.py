@@ -648,9 +648,10 @@ class PlayTable(w.VBox):
         return expert.analyse(sample)
 
     def _gain(self, x: float, unit: str = "points", less: bool = False) -> str:
-        """An expected gain (or with `less`, loss) in words: "about 0.8 points more" or "1.3 units less" in
-        the game's units (what the scores count), or where the expert plays to win (`unit` "win") "about 5
-        more wins in 100 games"."""
+        """An expected gain (or with `less`, loss) in words, in the unit the expert weighs a move by: the
+        lead of the human's side over the other side(s) — its points (money) minus theirs, so a trick that
+        goes to you instead of your opponent counts twice — "about 8.6 points more in your lead over your
+        opponent"; or where it plays to win (`unit` "win") "about 5 more wins in 100 games"."""
         x = abs(x)
         if unit == "win":
             n = max(1, round(100 * x))
@@ -658,7 +659,25 @@ class PlayTable(w.VBox):
         score = self.state.view(self.human).seats[self.human].score
         u = "unit" if "unit" in score else "point"
         amount = f"{x:.1f} {u}" if f"{x:.1f}" == "1.0" else f"{x:.1f} {u}s"
-        return f"{amount} less" if less else f"about {amount} more"
+        return f"{amount} less in {self._lead_words()}" if less else f"about {amount} more in {self._lead_words()}"
+
+    def _lead_words(self) -> str:
+        """Whose lead over whom the expert weighs: "your lead over your opponent", "your side's lead over the
+        other side", "your lead over the others (on average)"."""
+        sides = self.game.sides()
+        mine = next(s for s in sides if self.human in s)
+        others = [s for s in sides if s is not mine]
+        whose = "your side's lead" if len(mine) > 1 else "your lead"
+        if len(others) == 1:
+            return f"{whose} over {'the other side' if len(others[0]) > 1 else 'your opponent'}"
+        return f"{whose} over the others (on average)"
+
+    def _unit_note(self, unit: str) -> str:
+        """A line saying what the figures count (the points that decide the game are counted both ways)."""
+        if unit == "win":
+            return ""
+        return (f" <small>(The expert weighs a move by {self._lead_words()}: your points minus theirs, so "
+                "points that go to you instead of to them count twice.)</small>")
 
     def _expert_says(self, s, legal, estimates) -> str:
         """The Hint's first lines: the expert's choice, what it expects over the next best, and why."""
@@ -668,15 +687,14 @@ class PlayTable(w.VBox):
         best, second = estimates[0], estimates[1]
         a, b = by_text.get(best.text, best.action), by_text.get(second.text, second.action)
         gap = best.mean - second.mean
-        side = " for your side" if any(len(x) > 1 and self.human in x for x in self.game.sides()) else ""
         other = _named(b)
         if _no_difference(gap, best):
             expect = f"It sees no real difference between it and {other}."
         elif _within_noise(best, second):
-            expect = (f"It sees little between it and {other}: {self._gain(gap, best.unit)}{side}, which "
+            expect = (f"It sees little between it and {other}: {self._gain(gap, best.unit)}, which "
                       "is within its margin of error.")
         else:
-            expect = (f"It expects {self._gain(gap, best.unit)}{side} than with your next best "
+            expect = (f"It expects {self._gain(gap, best.unit)} than with your next best "
                       f"choice, {other}.")
         tried = (f"It dealt the cards you have not seen anew {plural(best.samples, 'time')} and played each "
                  "choice out.")
@@ -957,12 +975,10 @@ class PlayTable(w.VBox):
     def _show_review(self, found, agreed: int, n: int) -> None:
         """The review's lists (the clear differences, then the close calls folded away), a menu of their
         moves and the replay from the human's view."""
-        side = " for your side" if any(len(x) > 1 and self.human in x for x in self.game.sides()) else ""
-
         def item(f) -> str:
             where = f" ({escape(f['where'])})" if f["where"] else ""
             return (f"<li><b>Step {f['step']}</b>{where}: you chose {_named(f['played'])}; the expert would have "
-                    f"chosen {_named(f['expert'])}, expecting {self._gain(f['gain'], f['unit'])}{side}.</li>")
+                    f"chosen {_named(f['expert'])}, expecting {self._gain(f['gain'], f['unit'])}.</li>")
         clear = [f for f in found if not f["close"]]
         close = [f for f in found if f["close"]]
         body = (f"<b>Your game, reviewed by the expert.</b> It looked at your {plural(n, 'decision')} (every "
@@ -973,7 +989,7 @@ class PlayTable(w.VBox):
         elif not found:
             body += "It agrees with every one of them."
         else:
-            body += f"It agrees with {agreed} of them."
+            body += f"It agrees with {agreed} of them." + self._unit_note(found[0]["unit"])
             if clear:
                 body += (f" Where it would clearly have played differently (step by step in the replay below):"
                          f"<ol>{''.join(item(f) for f in clear)}</ol>")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import base64
+import copy
 import re
 from html import escape
 
@@ -110,18 +111,84 @@ def compare_readings(record, rule, href=None, **options) -> str:
     runs = [replay_states(record, own_narration=False, every_step=False, **{**options, rule.option: rd.value}) for rd in rule.readings]
     n = min(len(lines) for _, lines, _ in runs)
     first = next((i for i in range(n) if len({lines[i] for _, lines, _ in runs}) > 1), None)
+    parted = first_parting(record, rule, options)
+    if parted is not None:        # where the games part: that step, narrated with what it brought about
+        first, told = parted
+        runs = [(states, lines[:first] + [told[k]] + lines[first + 1:], err)
+                for k, (states, lines, err) in enumerate(runs)]
+    finals = [states[-1] if states else None for states, _, _ in runs]
+    outcomes = [escape(outcome_text(s)) if s is not None else "" for s in finals]
+    same = len(set(outcomes)) == 1 and outcomes[0]
+    held = hands_differ(finals)
+    if any(err for _, _, err in runs):
+        held = [""] * len(held)      # a reading the example cannot finish: its cards say nothing of the switch
+    if first is not None and sum(x.count(",") + x.count(";") + bool(x) for x in held) > 2 * len(held) + 4:
+        held = [""] * len(held)     # the step above says it; every hand differing is no help
     cells = []
-    for rd, (states, lines, err) in zip(rule.readings, runs):
+    for k, (rd, (states, lines, err)) in enumerate(zip(rule.readings, runs)):
         default = " <small>(the kit's default)</small>" if rd.value == rule.default else ""
         out = [f"<b>{escape(rd.label)}</b>{default}"]
         if first is not None:
             out.append(f"<span class='ck-changed-step'>Step {first + 1}: {link(escape(lines[first]))}</span>")
-        if states:
-            out.append(escape(outcome_text(states[-1])))
+        if held[k]:                # the consequence where the narration does not show it: who holds which cards
+            out.append(f"<span class='ck-changed-step'>Where the example stops: {escape(held[k])}.</span>")
+        if states and not same:
+            out.append(outcomes[k])
         if err:
             out.append(f"<small>{link(escape(err))}</small>")
         cells.append("<div>" + "<br>".join(out) + "</div>")
-    return f"<div class='ck-reading-cmp'>{''.join(cells)}</div>"
+    common = ""
+    if same:                       # the same score under every reading: said once, below
+        text = same.replace("Where the example stops: ", "Where the example stops, the same under every reading: ", 1)
+        common = f"<p class='ck-cmp-same'><small>{text}</small></p>"
+    return f"<div class='ck-reading-cmp'>{''.join(cells)}</div>{common}"
+
+
+def first_parting(record, rule, options) -> tuple[int, list[str]] | None:
+    """(step, each reading's narration of it): the first step after which the games under the readings
+    stand differently — another player to move, other scores, other cards in a hand — narrated from the
+    positions before and after it (so what it brought about is said: who took the trick, who drew first).
+    None if they never part, or if the example does not replay under a reading."""
+    def mark(s):
+        return (s.current_player, tuple(s.scores()), tuple(tuple(c.text for c in seat.hand if c is not None)
+                                                             for seat in s.view(None).seats))
+    try:
+        games = [record.load_game(**{**options, rule.option: rd.value}) for rd in rule.readings]
+        states = [g.blank_state() for g in games]
+        for i, text in enumerate(record.actions):
+            for s in states:
+                s.apply(s.parse_action(text))
+            if len({mark(s) for s in states}) > 1:
+                told = []              # the position before the step, replayed afresh (no copy at every step)
+                for g, after in zip(games, states):
+                    before = g.blank_state()
+                    for t in record.actions[:i]:
+                        before.apply(before.parse_action(t))
+                    told.append(before.describe(before.parse_action(text), after))
+                return i, told
+    except CardkitError:
+        return None
+    return None
+
+
+def hands_differ(finals) -> list[str]:
+    """Per reading, the cards its final position puts in a hand where another reading's does not (the teacher's
+    view: an example shows every card), in words ("Anna holds A♥"); "" where every hand is the same."""
+    views = [s.view(None) if s is not None else None for s in finals]
+    out = []
+    for k, v in enumerate(views):
+        if v is None:
+            out.append("")
+            continue
+        parts = []
+        for i, seat in enumerate(v.seats):
+            mine = [c for c in seat.hand if c is not None]
+            others = [w for j, w in enumerate(views) if j != k and w is not None and i < len(w.seats)]
+            extra = [c for c in mine if any(c not in w.seats[i].hand for w in others)]
+            if extra:
+                parts.append(f"{seat.name} holds {', '.join(c.label for c in extra)}")
+        out.append("; ".join(parts))
+    return out
 
 
 def outcome_text(state) -> str:

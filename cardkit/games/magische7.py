@@ -531,7 +531,7 @@ class M7State(State):
             return f"{p} chooses to play against {names[action.data]} [M7-8.2]."
         card = action.card
         if not self.trick:
-            return f"{p} leads {card.label}."
+            return f"{p} leads {card.label}: {self._lead_words(card)}"
         led = self.trick[0]
         wins, rule, why = trick_outcome(led, card, self.game.options)
         w = p if wins else names[self.leader]
@@ -539,6 +539,40 @@ class M7State(State):
         return f"{p} plays {card.label}: {why} — {w} takes the trick ({plural(lv + fv, 'point')}) [{rule}]."
 
 
+def _lead_words_of(state, card) -> str:
+    """What a led card risks, from public facts only: which answers would take it (the outcome table, under
+    the options in force) among the cards not played yet, and what the leader takes otherwise. A special
+    card is named only as "a Joker" (every player holds one) or "a special card": the Spiegel or the Kreuz
+    may lie unseen in another hand, and the table names no card its player has not seen."""
+    opts = state.game.options
+    played = [c for won in state.won for led, fol, *_ in won for c in (led, fol)] + list(state.trick)
+    out = list(state.game.full_deck()) + [JOKER] * state.n
+    for c in played + [card]:
+        out.remove(c)
+    takers = []
+    if card.kind == "point":
+        partner = next(c for c in POINT_CARDS if c.value + card.value == 7)
+        if trick_outcome(card, partner, opts)[0] and partner in out:
+            takers.append(f"its partner {partner.label}")
+    elif trick_outcome(card, POINT_CARDS[0], opts)[0]:
+        takers.append("any point card")
+    jokers = out.count(JOKER) if trick_outcome(card, JOKER, opts)[0] else 0
+    if jokers:
+        takers.append("a Joker")
+    specials = sum(1 for sp in (SPIEGEL, KREUZ) if sp in out and trick_outcome(card, sp, opts)[0])
+    if specials:
+        takers.append("a special card" if specials == 1 else "either of the other two special cards")
+    worth = (f"worth {card.value:g}" if card.kind == "point" else
+             "worth what the answer is worth (it copies a point card) [M7-6.2]"
+             if card.kind == "spiegel" and opts["spiegel_scoring"] == "copy" else "worth nothing itself")
+    if not takers:
+        return f"{worth}; no card left to play can take it: the leader takes the trick [M7-1]."
+    who = takers[0] if len(takers) == 1 else ", ".join(takers[:-1]) + " or " + takers[-1]
+    return (f"{worth}; of the cards not played yet only {who} would take it (the table of who wins); any other "
+            f"answer gives the trick to the leader [M7-1].")
+
+
+M7State._lead_words = _lead_words_of
 Magische7.State = M7State
 GAME = Magische7
 
