@@ -175,9 +175,9 @@ def test_the_rule_finder_finds_by_id_and_by_words_and_links_to_the_game_page():
     assert "href='magische7.ipynb#M7-1.5'" in f.out.value and "M7-4 Scoring the Spiegel" in f.out.value
     f.rule.value = "S7-2.3"             # another game's ID: shown from there
     assert "href='sieben.ipynb#S7-2.3'" in f.out.value
+    f.rule.value = "zähler"             # words of the quotations count too, in every game's rules
+    assert f.game.value == "magische7" and "S7-4" in f.out.value and "href='sieben.ipynb#S7-4'" in f.out.value
     f.game.value = "sieben"
-    f.rule.value = "zähler"             # words of the quotations count too
-    assert "S7-4" in f.out.value
     f.rule.value = "no such words anywhere"
     assert "ck-error" in f.out.value
     assert [r.id for r, _ in find_rules("magische7", "mirror")][:1]   # translations are searched
@@ -473,3 +473,36 @@ def test_a_comparison_shows_the_consequence_of_the_switch():
             cells = re.findall(r"<div><b>.*?</div>", page, flags=re.S)
             assert len({re.sub(r"<b>.*?</b>( <small>\(the kit's default\)</small>)?", "", c) for c in cells}) > 1, \
                 (game, rule.id, "every reading's cell says the same")
+
+
+def test_an_example_opens_where_its_story_begins():
+    """24's scoring examples need two rounds to bring the scores to 18 and 14: the replay opens on the round
+    the rules describe (the record's "start"), not 48 steps before it; a bad "start" is refused."""
+    rp = widgets.Replay("vierundzwanzig", "scores-red")
+    assert rp._slider.value == cardkit.load_example("vierundzwanzig", "scores-red").meta["start"] > 40
+    assert "Stefan 18 · Markus 14" in text_of(rp._narr.value)
+    lazy = widgets.Replay("vierundzwanzig", "scores-yellow", lazy=True)
+    assert "Stefan 18 · Markus 14" in text_of(lazy._narr.value)
+    rec = cardkit.load_example("vierundzwanzig", "scores-red")
+    for bad in (-1, 10_000, "49", True):
+        with pytest.raises(cardkit.RecordError, match="start"):
+            cardkit.Record(rec.game, rec.options, rec.actions, {**rec.meta, "start": bad})
+
+
+def test_the_sources_page_links_every_game():
+    nb = json.loads((NOTEBOOKS / "sources.ipynb").read_text(encoding="utf-8"))
+    prose = "".join(nb["cells"][0]["source"])
+    page = sources_html()
+    for game in GAMES:
+        assert f"]({game}.ipynb)" in prose, game                  # the line of links at the top
+        assert f"<a href='{game}.ipynb'>" in page, game            # and beside the text that gives its rules
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_deal_the_cards_is_said_next_to_its_button(game):
+    """"Deal the cards ▸ below …" stands in the prose right above the button, not sections away from it."""
+    nb = json.loads((NOTEBOOKS / f"{game}.ipynb").read_text(encoding="utf-8"))
+    cells = nb["cells"]
+    play = next(i for i, c in enumerate(cells) if c["cell_type"] == "code" and "Play(" in "".join(c["source"]))
+    said = [i for i, c in enumerate(cells) if c["cell_type"] == "markdown" and "Deal the cards" in "".join(c["source"])]
+    assert said == [play - 1], (said, play)

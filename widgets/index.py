@@ -54,13 +54,16 @@ class RuleFinder(w.VBox):
 
     def __init__(self, value: str = ""):
         games = {g["name"]: g for g in cardkit.list_games()}
-        self.game = w.Dropdown(options=[(g["title"], n) for n, g in games.items()], description="game")
+        self.game = w.Dropdown(options=[(g["title"], n) for n, g in games.items()], description="game",
+                               layout=shared("dropdown"))
         self.rule = w.Text(value=value, placeholder="a rule ID, e.g. M7-4, or words, e.g. spiegel",
-                           description="find", continuous_update=False)
+                           description="find", continuous_update=False,
+                           layout=w.Layout(width="26em", max_width="100%"))
         self.out = HTML()
         self.rule.observe(lambda _: self.show(), names="value")
         self.game.observe(lambda _: self.show(), names="value")
-        super().__init__([Box([self.game, self.rule]), self.out], layout=shared("layout"))
+        # the two boxes side by side where there is room, one above the other on a phone
+        super().__init__([w.HBox([self.game, self.rule], layout=shared("wrap")), self.out], layout=shared("layout"))
         self.show()
 
     def _ck_notice(self, text: str) -> None:
@@ -88,16 +91,26 @@ class RuleFinder(w.VBox):
                               f"{escape(title)} page "
                               f"→</a></p>" + rule_html(game, rid, children=False, href=href))
             return
-        found = find_rules(game, self.rule.value or "")
-        if not found:
-            self.out.value = (f"<div class='ck-error'>No rule of {escape(cardkit.load_game(game).title)} has the "
-                              f"ID or the words “{escape((self.rule.value or '').strip()[:80])}”.</div>"
-                              f"<small>Rule IDs: {escape(', '.join(book.ids()))}</small>")
+        # words: every game's rules, the chosen game's first (a word of one game's sources, such as "zähler",
+        # is found whichever game the box shows)
+        order = [game] + [g for g in cardkit.GAMES if g != game]
+        words = escape((self.rule.value or "").strip()[:80])
+        groups, total = [], 0
+        for g in order:
+            found = find_rules(g, self.rule.value or "")
+            if not found:
+                continue
+            total += len(found)
+            ref = _page_href(g)
+            items = "".join(f"<li><a href='{escape(ref(r.id))}'>{escape(r.id)} {escape(r.title)}</a>"
+                            f" <small>({escape(where)})</small></li>" for r, where in found)
+            groups.append(f"<p><b>{escape(cardkit.load_game(g).title)}</b></p><ul class='ck-found'>{items}</ul>")
+        if not total:
+            self.out.value = (f"<div class='ck-error'>No rule of any game has the ID or the words “{words}”.</div>"
+                              f"<small>Rule IDs of {escape(cardkit.load_game(game).title)}: "
+                              f"{escape(', '.join(book.ids()))}</small>")
             return
-        items = "".join(f"<li><a href='{escape(href(r.id))}'>{escape(r.id)} {escape(r.title)}</a>"
-                        f" <small>({escape(where)})</small></li>" for r, where in found)
-        self.out.value = (f"<p>{len(found)} rule{'s' if len(found) != 1 else ''} with "
-                          f"“{escape((self.rule.value or '').strip()[:80])}”:</p><ul class='ck-found'>{items}</ul>")
+        self.out.value = f"<p>{total} rule{'s' if total != 1 else ''} with “{words}”:</p>" + "".join(groups)
 
 
 def impact_rows() -> tuple[list, list]:

@@ -128,8 +128,9 @@ class Replay(w.VBox):
         super().__init__([self._narr], layout=shared("layout"))
         self.add_class("ck-replay")
         if lazy:
-            preview, _ = final_state(Record(self.record.game, self.record.options, self.record.actions[:1]),
-                                     **override)
+            opening = self.record.meta.get("start", 1)
+            preview, _ = final_state(Record(self.record.game, self.record.options,
+                                            self.record.actions[:max(1, opening)]), **override)
             self._narr.value = self._head + (view_html(preview.view(viewer)) if preview is not None else "")
             start = Button(description="Step through ▸", tooltip="step forward and back through this game")
             start.on_click(lambda _: self.start())
@@ -156,7 +157,9 @@ class Replay(w.VBox):
         self.children = [w.HBox([self._first, self._prev, self._slider, self._next, self._last], layout=shared("wrap")),
                          self._narr]
         self.set_options(**self._override)
-        if len(self.states) > 1 and self.record.actions[0].startswith("deal:"):
+        if "start" in self.record.meta:  # where the example's story begins (the rounds before set the scores)
+            self.go(min(self.record.meta["start"], len(self.states) - 1))
+        elif len(self.states) > 1 and self.record.actions[0].startswith("deal:"):
             self.go(1)   # open on the dealt cards, not on an empty table
 
     def set_options(self, **override) -> None:
