@@ -342,8 +342,8 @@ def _page_texts(name: str) -> str:
                             resources={"metadata": {"path": str(NOTEBOOKS)}}).execute()
     out = []
     for cell in nb.cells:
-        if cell.cell_type == "markdown":
-            out.append(html.escape(cell.source))
+        if cell.cell_type == "markdown":           # (a link's address is not text a reader sees)
+            out.append(html.escape(re.sub(r"\]\([^)]*\)", "]", cell.source)))
         for o in cell.get("outputs", []):
             d = o.get("data", {})
             if "text/html" in d:
