@@ -51,7 +51,10 @@ class Odds:
             return f"{float(v) * 100:.1f} %"
         sign = "+" if v > 0 else "−" if v < 0 else ""
         unit = "unit" if v == 1 or v == -1 else "units"
-        digits = 3 if 0 < abs(v) < Fraction(1, 10) else 2      # a small amount keeps its first figures
+        digits = 2
+        if 0 < abs(v) < Fraction(1, 10):         # a small amount keeps its first two figures: −0.067, −0.00042
+            import math
+            digits = min(8, 1 - math.floor(math.log10(abs(float(v)))))
         return f"{sign}{abs(float(v)):.{digits}f} {unit}"
 
     def exact(self) -> str:

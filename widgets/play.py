@@ -493,7 +493,8 @@ class PlayTable(w.VBox):
         box = (f"<div class='ck-moment' role='status'><div class='ck-moment-title'>{escape(ended)} is over</div>"
                + (f"<p>{escape(result)}</p>" if result else "") + "</div>")
         self._moments.append({"ended": ended, "coming": coming, "result": result,
-                              "html": box + table_html(view, bottom=self.human, recent=self._recent),
+                              # the table as the round left it, its result right above the button that goes on
+                              "html": table_html(view, bottom=self.human, recent=self._recent) + box,
                               "since": list(self._since)})
         self._since, self._recent = [], []
 

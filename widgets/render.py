@@ -293,10 +293,11 @@ def table_html(view, bottom: int = 0, width: int = 44, hand_elsewhere: bool = Fa
     if placed:               # piles the rules set side by side: in their order, in one row at any width
         mid += "<div class='ck-piles ck-placed ck-now'>" + "".join(
             f"<div class='ck-place-{p.place}'>{_pile_box(p, width)}</div>" for p in placed) + "</div>"
-    mid += "<div class='ck-piles ck-now'>" + "".join(_pile_box(p, width) for p in center if not p.place)
+    now = "".join(_pile_box(p, width) for p in center if not p.place)
     if not recent:
-        mid += "".join(_pile_box(p, width) for p in last)
-    mid += "</div>"
+        now += "".join(_pile_box(p, width) for p in last)
+    if now:
+        mid += f"<div class='ck-piles ck-now'>{now}</div>"
     parts.append(f"<div class='ck-center'>{mid}</div>")
     won = [p for p in view.piles if p.kind == "won" or p.name.startswith("Won by")]
     if view.terminal:
