@@ -21,11 +21,13 @@ It is a script, not part of the ``cardkit`` package: the kit itself never import
 """
 from __future__ import annotations
 
+import atexit
 import hashlib
 import hmac
 import ipaddress
 import os
 import re
+import shutil
 import sys
 import tempfile
 import time
@@ -47,8 +49,12 @@ FLUSH_INTERVAL = 1.0   # seconds between flushes of a page being rendered (SiteP
 # visitor cannot send another's key
 VISITOR_HEADER = "X-Cardkit-Visitor"
 _SECRET = os.urandom(32)     # the keys hold for this run of the server only
-# where the play tables keep their games: a private folder of this run, outside anything the site serves
-TABLES = os.environ.setdefault("CARDKIT_TABLES", tempfile.mkdtemp(prefix="cardkit-tables-"))
+# where the play tables keep their games: a private folder of this run, outside anything the site serves,
+# removed when the server stops
+if "CARDKIT_TABLES" not in os.environ:
+    os.environ["CARDKIT_TABLES"] = tempfile.mkdtemp(prefix="cardkit-tables-")
+    atexit.register(shutil.rmtree, os.environ["CARDKIT_TABLES"], True)
+TABLES = os.environ["CARDKIT_TABLES"]
 
 
 def visitor_key(username: str) -> str:
