@@ -1168,9 +1168,9 @@ def alt_text(s: dict) -> str:
         if "pair" in r:
             p = r["pair"]
             n = p["games"]
-            parts.append(f"“{r['label']}”: comes up in {_pct(p['arises'] / n)} of games, changes the winner in "
-                         f"{_pct(p['winner'] / n)}")
-    return "Bar chart, share of games played both ways — " + "; ".join(parts) + "."
+            parts.append(f"“{r['label']}”: comes up in {in100(p['arises'] / n)} games in 100, changes the winner "
+                         f"in {in100(p['winner'] / n)} in 100")
+    return "Bar chart, games in 100 played both ways — " + "; ".join(parts) + "."
 
 
 def redraw(game_name: str, out: Path | None = None) -> list[str]:
