@@ -156,8 +156,19 @@ def _marked(text: str, spans: dict[str, tuple[int, int]]) -> str:
     return "".join(out)
 
 
+def _game_links(games: str) -> str:
+    """A document's games ("Vingt-et-un, Faro, …") as links to their pages."""
+    from . import GAMES, game_class
+    pages = {game_class(g).title: g for g in GAMES}
+    out = []
+    for title in (t.strip() for t in games.split(",")):
+        name = pages.get(title) or next((g for t, g in pages.items() if t.startswith(title)), None)
+        out.append(f"<a href='{name}.ipynb'>{html.escape(title)}</a>" if name else html.escape(title))
+    return ", ".join(out)
+
+
 def sources_html(files=None) -> str:
-    """The source texts as static HTML: a heading per document (its name, then its file name), what it
+    """The source texts as static HTML: a heading per document (the name a reader knows it by), what it
     is, and the text as scanned with every cited passage marked."""
     e = html.escape
     docs = [d for d in DOCUMENTS if files is None or d.file in files]
@@ -171,8 +182,8 @@ def sources_html(files=None) -> str:
         css += [f"body:has(#{pid}:target) .ck-p-{pid}" for pid in spans]
         parts.append(
             f"<section class='ck-source' id='{d.anchor}' lang='{'de' if d.language == 'German' else 'mul'}'>"
-            f"<h2>{e(d.name[0].upper() + d.name[1:])} <small class='ck-file'>{e(d.file)}</small></h2>"
-            f"<p lang='en'><b>{e(d.title)}.</b> {e(d.about)} <i>Games: {e(d.games)}.</i></p>"
+            f"<h2>{e(d.name[0].upper() + d.name[1:])}</h2>"
+            f"<p lang='en'><b>{e(d.title)}.</b> {e(d.about)} <i>Games: {_game_links(d.games)}.</i></p>"
             f"<div class='ck-source-text'>{_marked(text, spans)}</div></section>")
     style = ("<style>" + ",".join(css) + "{background:#ffd54f;outline:2px solid #e0a800}</style>") if css else ""
     return style + "".join(parts) + FRAGMENT_JS

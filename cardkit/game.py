@@ -136,6 +136,9 @@ class Game:
     # the hands lie on the table rather than being held: a card only its owner sees lies face down (the
     # play table marks it so); False: the hands are held, as in the trick games
     hands_on_table: ClassVar[bool] = False
+    # where the play table pauses for a result: when `State.progress()`'s round (0) or trick (1) label changes,
+    # the round (hand, coup, deal) that ended is shown as its own moment, with `State.round_result()`
+    moment_level: ClassVar[int] = 0
     State: ClassVar[type]
     summary: ClassVar[str] = ""
     _deal_want = None       # what `State._check_deal` compares a deal with, made on first use
@@ -623,6 +626,19 @@ class State:
         """One line narrating `action` taken in this state."""
         return f"{self.game.player_names()[self.current_player]}: {action.label}" \
             if self.current_player >= 0 else "Cards are shuffled and dealt."
+
+    def narrate(self, action, after: "State | None" = None, viewer: int | None = None) -> str:
+        """The narration of `action` as `viewer` follows it: `describe(action, after)` (what everyone sees),
+        and where the game says more to the player who made the move — the card he drew face down, his new
+        total — that too; nothing any other player may not see. Lines are separated by newlines (a move
+        that sets off the bank's play and a settlement narrates each on its own line)."""
+        return self.describe(action, after)
+
+    def round_result(self) -> str:
+        """The result of the last round (hand, coup, deal) finished, in words: who won it, the points, and the
+        running score ("" before the first, or for a game of one deal). The play table shows it as a moment of
+        its own when a round ends (`Game.moment_level`), before the next one."""
+        return ""
 
     def advice(self, player: int) -> list:
         """Exact odds for the decision in front of `player` (a list of `cardkit.view.Odds`), computed

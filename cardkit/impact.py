@@ -40,7 +40,7 @@ from importlib import resources
 from pathlib import Path
 
 import cardkit
-from .tournament import result_for, wilson
+from .tournament import Z95, result_for, wilson
 
 CHUNK = 500                 # seeds per stored aggregate
 GAMES = 10_000              # games per reading by default
@@ -683,50 +683,200 @@ def summary(game_name: str, option: str, data: dict | None = None) -> dict | Non
             r["pair"]["per_round"] = ps["arises"] / ps["rounds"] if ps["rounds"] else 0.0
             r["pair"]["rates"] = {k: ps[k] / g for k in ("arises", "trick", "round", "score", "winner")}
         out["readings"].append(r)
+    ia = next(i for i, v in enumerate(e["readings"]) if v == e["default"])
+    for ib, r in enumerate(out["readings"]):
+        if "pair" in r:
+            r["shifts"] = odds_shifts(game_name, e, t, ia, ib)
+    out["side0"] = _side_name(cardkit.load_game(game_name, **e["base"]), 0)
     return out
 
 
-def matter(s: dict) -> float:
-    """How much an option matters: the largest share of games whose winners a non-default reading
-    changes (the landing page ranks by it)."""
-    return max((r["pair"]["rates"]["winner"] for r in s["readings"] if "pair" in r), default=0.0)
+# --- does a reading favour anyone? the shift in the odds -------------------------------------------------
+def t95(df: int) -> float:
+    """Student's t for a two-sided 95 % interval with `df` degrees of freedom (the table below 3, else the
+    Cornish–Fisher expansion about the normal quantile, within 0.1 % of the table)."""
+    if df < 1:
+        return math.inf
+    if df <= 2:
+        return (12.706, 4.303)[df - 1]
+    z = Z95
+    z3, z5, z7 = z ** 3, z ** 5, z ** 7
+    return (z + (z3 + z) / (4 * df) + (5 * z5 + 16 * z3 + 3 * z) / (96 * df ** 2)
+            + (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * df ** 3))
+
+
+def _paired_shift(chunks: list, ia: int, ib: int, value, weight, overall: float) -> tuple:
+    """The shift B − A of a figure of each reading's own games, with its 95 % interval, by batch means: the
+    seeds of a chunk are played under both readings, so each chunk is one paired sample and the spread of the
+    chunks' differences holds the pairing's correlation (a reading that swaps who wins, as one that changes
+    nothing, is measured as it is). `value(stats)` is the figure of one chunk's games, `weight(stats)` what
+    it is a share of (games, units staked); `overall` the figure over all chunks. (low, high), or (None,
+    None) with fewer than two chunks."""
+    ds, ws = [], []
+    for c in chunks:
+        a, b = c["readings"][ia], c["readings"][ib]
+        wa = weight(a)
+        if not wa or not weight(b):
+            continue
+        ds.append(value(b) - value(a))
+        ws.append(wa)
+    k = len(ds)
+    if k < 2:
+        return None, None
+    total = sum(ws)
+    mean = sum(w * d for w, d in zip(ws, ds)) / total
+    var = k / (k - 1) * sum((w / total) ** 2 * (d - mean) ** 2 for w, d in zip(ws, ds))
+    half = t95(k - 1) * math.sqrt(var)
+    return overall - half, overall + half
+
+
+def _side_name(game, seat: int) -> str:
+    """A seat's side in words: "Anna", or "South and North" for a partnership."""
+    names = game.player_names()
+    side = next((s for s in game.sides() if seat in s), [seat])
+    return " and ".join(names[p] for p in side)
+
+
+def odds_shifts(game_name: str, e: dict, t: dict, ia: int, ib: int) -> list[dict]:
+    """What reading B (index `ib`) does to the odds against the default A (`ia`): the shift of each figure a
+    reading can favour someone by, each with its 95 % interval (`_paired_shift`), in units in 100:
+
+    * "win": the chance that seat 0's side wins (a shared win counted as its share), in games in 100;
+    * "first": the chance that the side of the player who moves first wins, where that is not seat 0;
+    * "edge": in the banking games the bank's net per unit the players stake, in units in 100 staked —
+      exact (from the odds, no interval) where the odds code gives both readings' edge, else from the games.
+    """
+    chunks = e["chunks"]
+    A, B = t["readings"][ia], t["readings"][ib]
+    game = cardkit.load_game(game_name, **e["base"])
+    per = plural_word(UNITS[game_name][2])
+    out = []
+    share = (lambda key: (lambda st: st[key] / st["games"]))
+    games = lambda st: st["games"]  # noqa: E731
+    a0, b0 = A["seat0"] / A["games"], B["seat0"] / B["games"]
+    lo, hi = _paired_shift(chunks, ia, ib, share("seat0"), games, b0 - a0)
+    # a game's difference is at most 1 and is 0 wherever the winners are the same, so its variance is at most
+    # (changed winners)/games − shift²: the interval is never narrower than that bound allows (with two sides
+    # and no shared wins the bound is the variance itself), which keeps a rare, lopsided count honest
+    pair, n = t["pairs"][ib], A["games"]
+    bound = Z95 * math.sqrt(max(pair["winner"] / n - (b0 - a0) ** 2, 0.0) / n)
+    if lo is not None and hi - lo < 2 * bound:
+        lo, hi = b0 - a0 - bound, b0 - a0 + bound
+    who = _side_name(game, 0)
+    out.append({"what": "win", "who": who, "a": a0, "b": b0, "diff": b0 - a0, "lo": lo, "hi": hi, "exact": False,
+                "per": per, "never": pair["winner"] == 0})
+    same_first = all(abs(c["readings"][i]["first"] - c["readings"][i]["seat0"]) < 1e-9
+                     for c in chunks for i in (ia, ib))
+    if not same_first:
+        a1, b1 = A["first"] / A["games"], B["first"] / B["games"]
+        lo, hi = _paired_shift(chunks, ia, ib, share("first"), games, b1 - a1)
+        out.append({"what": "first", "who": "the player who moves first", "a": a1, "b": b1, "diff": b1 - a1,
+                    "lo": lo, "hi": hi, "exact": False, "per": per, "never": False})
+    if game_name in BANKING:
+        exact = e.get("exact_edge") or {}
+        ea, eb = exact.get(_vkey(e["readings"][ia])), exact.get(_vkey(e["readings"][ib]))
+        if ea is not None and eb is not None:
+            xa, xb = ea[0] / ea[1], eb[0] / eb[1]
+            out.append({"what": "edge", "who": "the bank", "a": xa, "b": xb, "diff": xb - xa, "lo": xb - xa,
+                        "hi": xb - xa, "exact": True, "per": per, "never": False})
+        elif A.get("bank") and B.get("bank") and A["bank"]["staked"] and B["bank"]["staked"]:
+            edge = lambda st: st["bank"]["net"] / st["bank"]["staked"]  # noqa: E731
+            staked = lambda st: st["bank"]["staked"] if st.get("bank") else 0  # noqa: E731
+            xa, xb = edge(A), edge(B)
+            lo, hi = _paired_shift(chunks, ia, ib, edge, staked, xb - xa)
+            out.append({"what": "edge", "who": "the bank", "a": xa, "b": xb, "diff": xb - xa, "lo": lo, "hi": hi,
+                        "exact": False, "per": per, "never": False})
+    return out
+
+
+def plural_word(word: str) -> str:
+    """"game" -> "games", "match" -> "matches"."""
+    return word + ("es" if word.endswith(("ch", "sh", "s", "x")) else "s")
+
+
+def sure(m: dict) -> float:
+    """How far a shift's interval lies from no shift at all (0 where it includes none): the least it
+    certainly is."""
+    if m["lo"] is None:
+        return 0.0
+    if m["lo"] > 0:
+        return m["lo"]
+    if m["hi"] < 0:
+        return -m["hi"]
+    return 0.0
+
+
+def main_shift(r: dict) -> dict | None:
+    """The reading's shift that matters most: the one surest to be there, then the largest."""
+    return max(r.get("shifts") or [], key=lambda m: (sure(m), abs(m["diff"])), default=None)
+
+
+def favours(m: dict | None) -> bool:
+    """Whether a shift favours someone beyond doubt: exact and not nothing, or its interval clear of 0."""
+    return m is not None and (abs(m["diff"]) > 1e-12 if m["exact"] else sure(m) > 0)
+
+
+def top_reading(s: dict) -> dict:
+    """The other reading that shifts the odds most (surest, then largest; then the one changing most
+    winners): the one the landing page ranks a rule by."""
+    alts = [r for r in s["readings"] if "pair" in r]
+    def key(r):
+        m = main_shift(r)
+        return (sure(m) if m else 0.0, abs(m["diff"]) if m else 0.0, r["pair"]["rates"]["winner"])
+    return max(alts, key=key)
+
+
+def matter(s: dict) -> tuple[float, float, float]:
+    """How much an option matters, to rank it by: how far its largest shift in the odds certainly goes
+    (in units in 100), how large it is, and how many winners it changes."""
+    r = top_reading(s)
+    m = main_shift(r)
+    return (sure(m) * 100 if m else 0.0, abs(m["diff"]) * 100 if m else 0.0, r["pair"]["rates"]["winner"])
 
 
 # --- words ---------------------------------------------------------------------------------------------
+def in100(x: float, signed: bool = False) -> str:
+    """A share or an amount per unit as a number in 100: 0.506 -> "50.6", 0.007 -> "0.7", 0.0006 -> "0.06";
+    `signed` puts + or − in front (± for nothing at all)."""
+    v = x * 100
+    a = abs(v)
+    if a == 0:
+        text = "0"
+    elif a >= 0.995:
+        text = f"{a:.1f}"
+    else:
+        text = f"{max(a, 0.001):.2g}" if a >= 0.001 else "0.001"
+    if signed:
+        return ("+" if v > 0 else "−" if v < 0 else "±") + text
+    return ("−" if v < 0 else "") + text
+
+
 def rate_words(k: int, n: int) -> str:
-    """A count of k out of n games as a rate in words: "3 games in 100", "7 in 1,000", "about 1 in
-    2,400"; none seen: "none of 10,000 games (fewer than 1 in 2,600)"; "every game"."""
+    """A count of k out of n games as a rate in 100: "3 games in 100", "0.7 games in 100", "0.06 games in
+    100"; none seen: "none of 10,000 games (fewer than 0.04 in 100)"; "every game"."""
     if n <= 0:
         return "no game (not measured)"
     if k == 0:
         hi = wilson(0.0, n)[1]
-        return f"none of {n:,} games (fewer than 1 in {_round_down(1 / hi):,})"
+        return f"none of {n:,} games (fewer than {_up2(hi * 100)} in 100)"
     if k == n:
         return "every game"
     p = k / n
     if n - k <= 0.005 * n:
         return f"all but {n - k} of {n:,} games"
-    if p >= 0.0995:
-        pct = int(p * 100 + 0.5)
-        if pct % 10:
-            return f"{pct} games in 100"
-        return "1 game in 10" if pct == 10 else f"{pct // 10} games in 10"
     if p >= 0.00995:
         pct = int(p * 100 + 0.5)
         return f"{pct} game{'s' if pct != 1 else ''} in 100"
-    if p >= 0.000995:
-        pm = int(p * 1000 + 0.5)
-        return "1 game in 100" if pm == 10 else f"{pm} game{'s' if pm != 1 else ''} in 1,000"
-    return f"about 1 game in {_round_sig(1 / p):,}"
+    return f"{in100(p)} games in 100"
 
 
-def _round_down(x: float) -> int:
-    """Down to two significant figures: 2,634 -> 2,600."""
-    x = int(x)
-    if x < 100:
-        return x
-    f = 10 ** (len(str(x)) - 2)
-    return x // f * f
+def _up2(x: float) -> str:
+    """Up to two significant figures, rounded up: 0.0383 -> "0.039"."""
+    if x <= 0:
+        return "0"
+    e = math.floor(math.log10(x)) - 1
+    v = math.ceil(x / 10 ** e - 1e-9) * 10 ** e
+    return f"{v:.{max(0, -e)}f}"
 
 
 def _round_sig(x: float) -> int:
@@ -737,16 +887,78 @@ def _round_sig(x: float) -> int:
     return int(round(x / f)) * f
 
 
-def verdict(p_winner: float) -> str:
-    if p_winner < 0.005:
-        return "it hardly ever decides who wins"
-    if p_winner < 0.05:
-        return "it decides who wins now and then"
-    return "it often decides who wins: agree on it before you play"
+def shift_words(m: dict, other_label: str = "") -> str:
+    """A shift in the odds in words, with its interval: "South and North win 49.3 games in 100 under “…”,
+    against 50.6 under the default (−1.3 in 100; 95 % interval −2.8 … +0.3)"."""
+    under = f"under “{other_label}”" if other_label else "under the other reading"
+    if m["what"] == "edge":
+        kind = "edge" if m["exact"] else "net"
+        text = (f"the bank's {kind} is {in100(m['b'], True)} units in 100 staked {under}, against "
+                f"{in100(m['a'], True)} under the default")
+    elif m.get("never"):
+        who = m["who"]
+        return (f"{who} win{'' if ' and ' in who else 's'} {in100(m['a'])} {m['per']} in 100 both ways: the winner "
+                f"was the same in every one")
+    else:
+        who = m["who"]
+        text = (f"{who} win{'' if ' and ' in who else 's'} {in100(m['b'])} {m['per']} in 100 {under}, against "
+                f"{in100(m['a'])} under the default")
+    if m["exact"]:
+        return text + (" (exactly, from the odds)" if m["diff"] else " — exactly the same, from the odds")
+    if m["lo"] is None:
+        return text + f" ({in100(m['diff'], True)} in 100; too few games for an interval)"
+    return text + f" ({in100(m['diff'], True)} in 100; 95 % interval {in100(m['lo'], True)} … {in100(m['hi'], True)})"
+
+
+SMALL = 0.01        # a shift below 1 in 100 (games, or units staked) is too little to agree on beforehand
+
+
+def change_words(m: dict, label: str) -> str:
+    """What a shift does, in short: "under “…” South wins 14.5 games in 100 more"."""
+    x = in100(abs(m["diff"]))
+    more = "more" if m["diff"] > 0 else "fewer"
+    if m["what"] == "edge":
+        gain = "more" if m["diff"] > 0 else "less"
+        return f"under “{label}” the bank keeps {x} units in 100 staked {gain}"
+    who = m["who"]
+    return f"under “{label}” {who} win{'' if ' and ' in who else 's'} {x} {m['per']} in 100 {more}"
+
+
+def verdict(s: dict) -> str:
+    """The verdict, from the shift in the odds: "agree on it before you play" only where a reading favours
+    someone beyond doubt (and by at least 1 in 100); otherwise whether it changes the course of games, or
+    hardly comes up."""
+    r = top_reading(s)
+    m = main_shift(r)
+    p = r["pair"]
+    if favours(m) and abs(m["diff"]) >= SMALL:
+        return f"{change_words(m, r['label'])}: agree on it before you play"
+    if favours(m):
+        return f"{change_words(m, r['label'])} — beyond chance, but too little to matter much"
+    if p["arises"] / p["games"] < 0.005:
+        return "it hardly ever comes up, and favours no one"
+    if p["winner"] / p["games"] >= 0.05:
+        return "it changes how games go but favours no one: either reading is fair"
+    return "it favours no one, and seldom changes who wins"
+
+
+def verdict_short(s: dict) -> str:
+    """The verdict in a few words, for the landing page's table."""
+    m = main_shift(top_reading(s))
+    p = top_reading(s)["pair"]
+    if favours(m) and abs(m["diff"]) >= SMALL:
+        return "agree on it before you play"
+    if favours(m):
+        return "a slight shift: it hardly matters"
+    if p["arises"] / p["games"] < 0.005:
+        return "hardly ever comes up"
+    return "favours no one: either reading is fair"
 
 
 def sentence(s: dict) -> str:
-    """What a reader acts on, per other reading: how often it arises, what it changes, a verdict."""
+    """What a reader acts on, per other reading: whether it shifts the odds (someone's chance of winning, the
+    bank's edge: with the 95 % interval), how often it comes up and what it changes in the course of a game;
+    then the verdict, from the shift."""
     trick, rnd, whole = s["units"]
     parts = []
     many = len(s["readings"]) > 2
@@ -761,12 +973,21 @@ def sentence(s: dict) -> str:
             text = f"{lead}it never came up: the play was the same in all {n:,} games both ways."
             parts.append(text[0].upper() + text[1:])
             continue
+        m = main_shift(r)
+        odds = ""
+        if m is not None:
+            odds = ("it does not shift the odds: " if m.get("never") else "it shifts the odds: " if favours(m)
+                    else "it shifts the odds by no more than chance: ") + shift_words(m, r["label"]) + "."
+            exact = next((x for x in r.get("shifts", ()) if x["exact"] and x is not m), None)
+            if exact is not None:
+                odds += " " + shift_words(exact, r["label"])[0].upper() + shift_words(exact, r["label"])[1:] + "."
         if not (p["trick"] or p["round"] or p["score"] or p["winner"]):
             text = (f"{lead}it comes up in {rate_words(p['arises'], n)} (other choices are open, or a step goes "
                     f"otherwise), but every {whole} ended alike: with these players it made no difference in "
                     f"{n:,} games.")
             parts.append(text[0].upper() + text[1:])
             continue
+        text = lead + odds
         bits = [f"it comes up in {rate_words(p['arises'], n)}"]
         if r["rounds"] > 1.5 and p["arises"] < n:
             bits[0] += f" (once in {_round_sig(1 / p['per_round']):,} {rnd}s)" if p["per_round"] < 0.5 else ""
@@ -777,7 +998,11 @@ def sentence(s: dict) -> str:
         if rnd != whole:
             bits.append(f"changes the {s['score_words']} after that {rnd} in {rate_words(p['round'], n)}")
         bits.append(f"changes the winner of the {whole} in {rate_words(p['winner'], n)}")
-        text = lead + ", ".join(bits[:-1]) + " and " + bits[-1] + f": {verdict(p['winner'] / n)}."
+        course = ", ".join(bits[:-1]) + " and " + bits[-1] + "."
+        text += (" " if odds else "") + course[0].upper() + course[1:]
+        if p["winner"] and not favours(m):
+            text += (f" Once the two {plural_word(whole)} part, the rest goes by the luck of the cards: that "
+                     "changes who wins, not who is favoured.")
         parts.append(text[0].upper() + text[1:])
     if s.get("situation") and "situation_games" in default:
         alts = [r for r in s["readings"] if not r["default"]]
@@ -787,41 +1012,27 @@ def sentence(s: dict) -> str:
         seen = f"{situ[0].upper()}{situ[1:]} in {times(default)} under the default"
         seen += "".join(f", {times(r)} under “{r['label']}”" for r in alts if "situation_games" in r)
         parts.append(seen + ".")
-    shift = balance_shift(s)
-    if shift:
-        parts.append(shift)
-    edge = edge_words(s)
-    if edge:
-        parts.append(edge)
+    parts.append(f"So {verdict(s)}.")
     return " ".join(parts)
 
 
-def balance_shift(s: dict) -> str:
-    """A sentence when a reading moves the balance: the first player's win share differs between the
-    default and another reading beyond both 95 % intervals; else ""."""
-    default = next(r for r in s["readings"] if r["default"])
-    lo_d, hi_d = wilson(default["first"], default["games"])
-    moved = []
-    for r in s["readings"]:
-        if r["default"]:
-            continue
-        lo, hi = wilson(r["first"], r["games"])
-        if lo > hi_d or hi < lo_d:
-            moved.append(r)
-    if not moved:
-        return ""
-    who = f"{_names(s)[0]}, who moves first," if _first_is_seat0(s) else "the player who moves first"
-    return (f"It moves the balance: {who} wins " + _pct(default["first"]) + " of games under "
-            "the default, " + ", ".join(f"{_pct(r['first'])} under “{r['label']}”" for r in moved) + ".")
+def ahead_but_behind(s: dict) -> str:
+    """Where seat 0's side wins more often than an even share yet loses on average (small wins often,
+    large losses seldom: a punter against a bank's edge), a sentence that squares the two; else ""."""
+    names = _names(s)
+    d = next(r for r in s["readings"] if r["default"])
+    sides = len(cardkit.load_game(s["game"], **({"players": s["players"]} if _counted(s) else {})).sides())
+    if d["seat0"] > 1 / sides + 0.05 and d["mean"][0] < 0:
+        unit = "units" if s["game"] in BANKING else "points"
+        return (f"{names[0]} ends ahead in {in100(d['seat0'])} {s['units'][2]}s in 100 under the default, yet "
+                f"loses {abs(d['mean'][0]):.2f} {unit} a {s['units'][2]} on average: mostly small wins, and now "
+                f"and then a large loss — the bank's edge at work. Who comes out ahead and what one expects to "
+                f"win are two different figures.")
+    return ""
 
 
-def edge_words(s: dict) -> str:
-    """The bank's exact edge under each reading, where the odds code gives it; else ""."""
-    have = [r for r in s["readings"] if r.get("exact_edge")]
-    if not have:
-        return ""
-    parts = [f"{_signed_pct(r['exact_edge'][0] / r['exact_edge'][1])} under “{r['label']}”" for r in have]
-    return "The bank's edge, exactly (from the odds, not the games): " + ", ".join(parts) + "."
+def _counted(s: dict) -> bool:
+    return any(o.name == "players" for o in cardkit.game_class(s["game"]).option_specs)
 
 
 def _signed_pct(x: float) -> str:
@@ -829,9 +1040,7 @@ def _signed_pct(x: float) -> str:
 
 
 def _names(s: dict) -> list[str]:
-    cls = cardkit.game_class(s["game"])
-    counted = any(o.name == "players" for o in cls.option_specs)
-    game = cardkit.load_game(s["game"], players=s["players"]) if counted else cardkit.load_game(s["game"])
+    game = cardkit.load_game(s["game"], players=s["players"]) if _counted(s) else cardkit.load_game(s["game"])
     return game.player_names()
 
 
@@ -841,33 +1050,50 @@ def _first_is_seat0(s: dict) -> bool:
 
 
 def balance_rows(s: dict) -> list[list[str]]:
-    """The figures per reading as table rows (the rule card shows them), the header first."""
+    """The figures per reading as table rows (the rule card shows them), the header first; every share and
+    amount in 100 (games, or units staked)."""
     names = _names(s)
     banking = s["game"] in BANKING
     both = not _first_is_seat0(s)
-    head = ["reading", "it comes up", f"changes the {s['units'][2]}'s winner",
-            f"{names[0]} wins" + ("" if both else " (moves first)")]
+    who = s.get("side0") or names[0]
+    per = plural_word(s["units"][2])
+    head = ["reading", "it comes up, in 100 games", f"changes the {s['units'][2]}'s winner, in 100",
+            f"{who} win{'' if ' and ' in who else 's'}, in 100 {per}" + ("" if both else " (moves first)")]
     if both:
-        head.append("the first to move wins")
+        head.append("the first to move wins, in 100")
+    head.append("the shift in the odds against the default, in 100 (95 % interval)")
     head.append(f"{names[0]}'s score: mean ± spread")
     if banking:
-        head += ["the bank's net per unit staked", "the bank's edge, exactly"]
+        head += ["the bank's net, in 100 units staked", "the bank's edge exactly, in 100 units staked"]
     rows = [head]
     for r in s["readings"]:
         p = r.get("pair")
         n = r["games"]
         lo, hi = wilson(r["seat0"], n)
+        m = main_shift(r)
+        if m is None:
+            shift = "—"
+        else:
+            what = {"win": f"{m['who']} win{'' if ' and ' in m['who'] else 's'}",
+                    "first": "the first to move wins", "edge": "the bank's edge"}[m["what"]]
+            if m["exact"]:
+                shift = f"{what}: {in100(m['diff'], True)} (exact)"
+            elif m["lo"] is None:
+                shift = f"{what}: {in100(m['diff'], True)}"
+            else:
+                shift = f"{what}: {in100(m['diff'], True)} ({in100(m['lo'], True)} … {in100(m['hi'], True)})"
         row = [r["label"] + (" (the kit's default)" if r["default"] else ""),
-               "—" if p is None else _pct(p["arises"] / p["games"]),
-               "—" if p is None else _pct(p["winner"] / p["games"]),
-               f"{_pct(r['seat0'])} ({_pct(lo)} – {_pct(hi)})"]
+               "—" if p is None else in100(p["arises"] / p["games"]),
+               "—" if p is None else in100(p["winner"] / p["games"]),
+               f"{in100(r['seat0'])} ({in100(lo)} – {in100(hi)})"]
         if both:
-            row.append(_pct(r["first"]))
+            row.append(in100(r["first"]))
+        row.append(shift)
         row.append(f"{r['mean'][0]:+.2f} ± {r['sd'][0]:.2f}")
         if banking:
-            row.append(_signed_pct(r.get("bank_edge", 0.0)))
+            row.append(in100(r.get("bank_edge", 0.0), True))
             ex = r.get("exact_edge")
-            row.append("—" if ex is None else f"{_signed_pct(ex[0] / ex[1])} ({ex[0]}/{ex[1]})")
+            row.append("—" if ex is None else in100(ex[0] / ex[1], True))
         rows.append(row)
     return rows
 
@@ -957,9 +1183,9 @@ def alt_text(s: dict) -> str:
         if "pair" in r:
             p = r["pair"]
             n = p["games"]
-            parts.append(f"“{r['label']}”: comes up in {_pct(p['arises'] / n)} of games, changes the winner in "
-                         f"{_pct(p['winner'] / n)}")
-    return "Bar chart, share of games played both ways — " + "; ".join(parts) + "."
+            parts.append(f"“{r['label']}”: comes up in {in100(p['arises'] / n)} games in 100, changes the winner "
+                         f"in {in100(p['winner'] / n)} in 100")
+    return "Bar chart, games in 100 played both ways — " + "; ".join(parts) + "."
 
 
 def redraw(game_name: str, out: Path | None = None) -> list[str]:

@@ -32,6 +32,10 @@ def check_meta(meta, steps: int) -> None:
             raise RecordError(f"'{key}' must be a string, not {type(meta[key]).__name__}")
     if "narration" in meta:
         _check_narration(meta["narration"], steps, "narration")
+    if "start" in meta:            # the step a replay opens on (where the example's story begins)
+        start = meta["start"]
+        if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start <= steps:
+            raise RecordError(f"'start' must be a step from 0 to {steps}, not {start!r}")
     under = meta.get("narration_under", [])
     if not isinstance(under, list):
         raise RecordError("'narration_under' must be a list of {\"options\": …, \"narration\": …} objects")

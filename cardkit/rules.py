@@ -249,7 +249,8 @@ def _cite_md(c: Citation) -> list[str]:
 
 def _cite_html(c: Citation) -> str:
     """A citation: the original words, the translation, and a link that opens the passage in the
-    source, named as a reader knows the document (its file name after it)."""
+    source, named as a reader knows the document (never its file name: that is for the developers'
+    Markdown)."""
     from .documents import cite_href, document
     e = html.escape
     doc = document(c.source)
@@ -258,8 +259,7 @@ def _cite_html(c: Citation) -> str:
     eng = f"<em lang='en'>{e(c.english)}</em><br>" if c.english else ""
     what = "read it in the source" if c.original else "open the source"
     return (f"<blockquote class='ck-cite'>{orig}{eng}<small>— <a href='{e(cite_href(c))}' target='_blank' rel='noopener' "
-            f"title='{what}'>{e(doc.name)}, §{e(c.section)}</a> <span class='ck-file'>({e(c.source)})</span>"
-            f"</small></blockquote>")
+            f"title='{what}'>{e(doc.name)}, §{e(c.section)}</a></small></blockquote>")
 
 
 RULE_ID = re.compile(r"(?<![\w#.-])([A-Z][A-Z0-9]*-\d+(?:\.\d+)*)(?![\w-])")

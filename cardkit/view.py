@@ -29,6 +29,8 @@ class Pile:
     count: int | None = None  # for piles shown face down: how many cards
     note: str = ""
     kind: str = ""        # "trick", "last-trick", "stock", "won", "aside" (out of play, folded) or ""
+    place: str = ""       # "left", "middle" or "right": piles the rules set side by side (Faro's left pile, the
+                          # pack, the right pile) are drawn so, in one row, whatever the screen's width
 
 
 @dataclass
@@ -41,16 +43,26 @@ class Odds:
     note: str = ""        # e.g. "from the 31 cards you have not seen"
 
     def text(self) -> str:
-        """The figure in words, the readable decimal first and the exact fraction after it:
-        "53.8 % (7/13)" or "+0.33 units (+1/3)"."""
+        """The figure as a reader takes it in, a decimal: "53.8 %" or "+0.33 units" (the exact fraction is
+        `exact()`)."""
         from fractions import Fraction
         v = Fraction(self.value)
-        exact = f"{v.numerator}" if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
         if self.kind == "chance":
-            return f"{float(v) * 100:.1f} %" + ("" if v.denominator == 1 and v in (0, 1) else f" ({exact})")
-        sign = "+" if v > 0 else ""
+            return f"{float(v) * 100:.1f} %"
+        sign = "+" if v > 0 else "−" if v < 0 else ""
         unit = "unit" if v == 1 or v == -1 else "units"
-        return f"{sign}{float(v):.2f} {unit}" + ("" if v.denominator == 1 else f" ({sign}{exact})")
+        digits = 2
+        if 0 < abs(v) < Fraction(1, 10):         # a small amount keeps its first two figures: −0.067, −0.00042
+            import math
+            digits = min(8, 1 - math.floor(math.log10(abs(float(v)))))
+        return f"{sign}{abs(float(v)):.{digits}f} {unit}"
+
+    def exact(self) -> str:
+        """The exact fraction ("7/13", "−1/3"; a whole number as it is)."""
+        from fractions import Fraction
+        v = Fraction(self.value)
+        sign = "−" if v < 0 else ""
+        return f"{sign}{abs(v.numerator)}" if v.denominator == 1 else f"{sign}{abs(v.numerator)}/{v.denominator}"
 
 
 def plural(n, one: str, many: str | None = None) -> str:

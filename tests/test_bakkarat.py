@@ -363,7 +363,9 @@ def test_the_odds_agree_with_a_seeded_simulation():
 def test_the_advice_at_a_decision_and_the_strategy_table():
     g = game()
     s = coup(g, "5H KC", "9D 8S", "3C JD", draws="3S 4H")
-    assert s.advice(SOUTH) == []                      # staking: nothing to count yet
+    before = s.advice(SOUTH)                          # staking: his cards not seen yet, counted among the unseen
+    assert [o.label for o in before] == ["Expected result per unit staked, before you see your cards",
+                                         "You win the coup"]
     play(s, "stake 2", "stake 1", "close")
     odds = s.advice(SOUTH)
     assert [o.label for o in odds][:2] == ["You win if you stand", "You lose if you stand"]
@@ -620,3 +622,20 @@ def test_the_shuffle_is_exactly_uniform():
     d = g.random_deal(Rng(5))
     assert sorted(c.text for c in d.cards) == sorted(c.text for c in g.full_deck())
     assert d == g.random_deal(Rng(5)) and d != g.random_deal(Rng(6))
+
+
+def test_the_odds_are_there_before_the_stakes():
+    """BA-3.2: before staking a player has not looked at his cards; the Odds say what a unit staked is
+    worth and the chance to win the coup, over every two cards he may hold, each played by the odds."""
+    from cardkit import Rng
+    s = load_game("bakkarat").new_state(seed=3)
+    p = s.current_player
+    assert s.phase == 0 and p != s.banker
+    odds = s.advice(p)
+    assert [o.label for o in odds] == ["Expected result per unit staked, before you see your cards", "You win the coup"]
+    ev, win = odds[0].value, odds[1].value
+    assert isinstance(ev, Fraction) and 0 < win < 1 and -1 < ev < 1
+    # the same figure over many deals of the unseen cards: it does not depend on the cards in his hand
+    for k in range(3):
+        r = s.resample(p, Rng(k))
+        assert [o.value for o in r.advice(p)] == [ev, win]

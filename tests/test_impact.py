@@ -246,14 +246,12 @@ def implied(text: str):
     if m:
         n = int(m.group(2).replace(",", ""))
         return 1 - int(m.group(1)) / n, 1 - int(m.group(1)) / n
-    m = re.match(r"about 1 game in ([\d,]+)", text)
-    if m:
-        x = int(m.group(1).replace(",", ""))
-        return 1 / (x * 1.06), 1 / (x * 0.94)
-    m = re.match(r"(\d+) games? in ([\d,]+)", text)
+    m = re.match(r"([\d.]+) games? in 100$", text)
     assert m, text
-    k, n = int(m.group(1)), int(m.group(2).replace(",", ""))
-    return (k - 0.5) / n, (k + 0.5) / n
+    x = m.group(1)
+    half = 0.5 * 10 ** -(len(x.split(".")[1]) if "." in x else 0)     # half its last digit
+    v = float(x)
+    return (v - half) / 100, (v + half) / 100
 
 
 @pytest.mark.parametrize("n", [100, 1_000, 10_000, 12_345])
@@ -262,9 +260,10 @@ def test_rate_words_says_the_rate(n):
     for k in sorted(ks & set(range(n + 1))):
         lo, hi = implied(impact.rate_words(k, n))
         assert lo - 1e-12 <= k / n <= hi + 1e-12, (k, n, impact.rate_words(k, n))
-    assert impact.rate_words(0, 10_000) == "none of 10,000 games (fewer than 1 in 2,600)"
+    assert impact.rate_words(0, 10_000) == "none of 10,000 games (fewer than 0.039 in 100)"
     assert impact.rate_words(300, 10_000) == "3 games in 100"
-    assert impact.rate_words(7, 10_000) == "about 1 game in 1,400"
+    assert impact.rate_words(7, 10_000) == "0.07 games in 100"
+    assert impact.rate_words(2_000, 10_000) == "20 games in 100"       # every rate in 100, not "2 in 10"
     assert impact.rate_words(10_000, 10_000) == "every game"
 
 
@@ -304,15 +303,75 @@ def test_every_sentence_agrees_with_its_numbers():
                 assert phrase + words in text.replace("It comes up", "it comes up"), (game, option, key)
                 lo, hi = implied(words)
                 assert lo - 1e-12 <= p[key] / n <= hi + 1e-12
-            assert impact.verdict(p["winner"] / n) in text
+        assert text.endswith(f"So {impact.verdict(s)}.")
+        # one unit everywhere: rates and shifts in 100, no percentages
+        assert "%" not in text.replace("95 % interval", "")
         checked += 1
     assert checked >= 1
 
 
-def test_the_verdict_follows_the_share_of_changed_winners():
-    assert "hardly ever" in impact.verdict(0.004)
-    assert "now and then" in impact.verdict(0.01)
-    assert "often" in impact.verdict(0.2)
+# --- does a reading favour anyone? the shift in the odds ---------------------------------------------------
+def test_the_shift_in_the_odds_is_the_difference_of_the_readings_own_win_shares():
+    for game, option, s in measured_summaries():
+        default = next(r for r in s["readings"] if r["default"])
+        for r in s["readings"]:
+            if "pair" not in r:
+                continue
+            win = next(m for m in r["shifts"] if m["what"] == "win")
+            assert win["diff"] == pytest.approx(r["seat0"] - default["seat0"], abs=1e-12)
+            assert win["lo"] <= win["diff"] <= win["hi"]
+            # never narrower than the bound the changed winners allow (a game's difference is at most 1 and
+            # only where the winner changed)
+            n, w = r["pair"]["games"], r["pair"]["winner"] / r["pair"]["games"]
+            assert win["hi"] - win["lo"] >= 2 * 1.959 * ((w - win["diff"] ** 2) / n) ** 0.5 - 1e-9
+            assert win["never"] == (r["pair"]["winner"] == 0)
+            if win["never"]:
+                assert win["diff"] == 0 and not impact.favours(win)
+
+
+def _chunks(pairs):
+    """Synthetic chunks of 500 games: (seat 0's wins under A, under B) per chunk."""
+    def st(w):
+        return {"games": 500, "seat0": w, "first": w, "rounds": 500, "score": [0, 0], "score_sq": [0, 0],
+                "bank": None, "situation": None}
+    return [{"seeds": [500 * i, 500 * i + 500], "readings": [st(a), st(b)], "pairs": [None, {}]}
+            for i, (a, b) in enumerate(pairs)]
+
+
+def test_the_interval_comes_from_the_paired_chunks():
+    """Batch means: the same overall shift is beyond chance when every chunk shows it, and not when the
+    chunks scatter around it."""
+    steady = _chunks([(250, 260)] * 20)
+    lo, hi = impact._paired_shift(steady, 0, 1, lambda st: st["seat0"] / st["games"], lambda st: st["games"], 0.02)
+    assert lo == hi == pytest.approx(0.02)
+    scattered = _chunks([(250, 310), (250, 210)] * 10)
+    lo, hi = impact._paired_shift(scattered, 0, 1, lambda st: st["seat0"] / st["games"], lambda st: st["games"], 0.02)
+    assert lo < 0 < hi
+    assert impact._paired_shift(steady[:1], 0, 1, lambda st: 0.0, lambda st: 1, 0.0) == (None, None)
+    assert impact.t95(19) == pytest.approx(2.093, abs=0.001) and impact.t95(1) == pytest.approx(12.706)
+
+
+def test_the_verdict_follows_the_shift_in_the_odds_not_the_changed_winners():
+    """ "Agree on it before you play" only where a reading favours someone beyond doubt and by at least
+    1 in 100; a reading that changes many winners by the luck of the cards alone favours no one. Whist's
+    first dealer (South's side 50.6 or 49.3 in 100) and Faro's winning pile (the bank's edge the same
+    exactly) change the winner of a third to half of the games, and favour no one."""
+    agree = 0
+    for game, option, s in measured_summaries():
+        v = impact.verdict(s)
+        m = impact.main_shift(impact.top_reading(s))
+        sure = m is not None and (m["exact"] and m["diff"] != 0 or m["lo"] is not None and (m["lo"] > 0 or m["hi"] < 0))
+        assert ("agree on it before you play" in v) == (sure and abs(m["diff"]) >= impact.SMALL), (game, option, v)
+        agree += "agree on it" in v
+    assert 0 < agree < len(list(measured_summaries()))
+    for game, option in (("whist", "first_dealer"), ("faro", "winning_pile")):
+        s = impact.summary(game, option)
+        assert impact.top_reading(s)["pair"]["rates"]["winner"] > 0.3
+        assert "favours no one" in impact.verdict(s) and "agree on it" not in impact.sentence(s)
+    pile = impact.sentence(impact.summary("faro", "winning_pile"))
+    assert "exactly the same" in pile and "+2.0 units in 100 staked" in pile
+    s = impact.summary("bakkarat", "ties")
+    assert "the bank keeps 10.9 units in 100 staked more: agree on it before you play" in impact.sentence(s)
 
 
 # --- the plot is what the plotting code draws from the data ----------------------------------------------
@@ -377,17 +436,27 @@ def test_the_rule_cards_say_whether_it_matters(game):
 
 
 def test_the_landing_page_ranks_every_conflict_and_links_to_it():
-    from widgets.index import impact_rows, impact_table_html
+    from widgets.index import impact_rows, impact_table_html, shift_cell
     rows, missing = impact_rows()
     page = impact_table_html()
-    assert [m for m, *_ in rows] == sorted((m for m, *_ in rows), reverse=True)
-    for _, _, game, rule, s, _ in rows:
+    keys = [m for m, *_ in rows]
+    assert keys == sorted(keys, reverse=True)
+    for m, game, rule, s, top in rows:
+        assert m == impact.matter(s)
         assert f"href='{game}.ipynb#{rule.id}'" in page
+        assert html.escape(shift_cell(s, top)) in page and html.escape(impact.verdict_short(s)) in page
     assert len(rows) + len(missing) == len(MEASURED)
     assert {(g, r.option) for g, r in missing} == impact.PENDING, "not measured: " + ", ".join(
         f"{g} {r.option}" for g, r in missing)
-    positions = [page.index(f"{game}.ipynb#{rule.id}'") for _, _, game, rule, _, _ in rows]
+    positions = [page.index(f"{game}.ipynb#{rule.id}'") for _, game, rule, _, _ in rows]
     assert positions == sorted(positions)
+    # the rules that favour someone beyond doubt come first; those that only change the course after them
+    favour = [impact.favours(impact.main_shift(top)) for *_, top in rows]
+    assert favour == sorted(favour, reverse=True) and any(favour) and not all(favour)
+    ranked = [(g, r.id) for _, g, r, _, _ in rows]
+    assert ranked.index(("whist", "WH-1.3")) > sum(favour) - 1
+    verdicts = re.findall(r"data-label='so'>([^<]*)<", page)
+    assert len(set(verdicts)) >= 3            # the verdicts tell the rules apart
     nb = json.loads((ROOT / "notebooks" / "index.ipynb").read_text(encoding="utf-8"))
     cells = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
     assert any("ImpactTable()" in c for c in cells)

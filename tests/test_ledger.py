@@ -1,6 +1,8 @@
 """cardkit/ledger.py (the stakes and payments the banking games share) and the Odds the advisor shows."""
 from fractions import Fraction
 
+import re
+
 import pytest
 
 import cardkit
@@ -44,11 +46,13 @@ def test_unknown_accounts_and_self_payment_are_refused():
     assert led.balance("Bank") == 0 and copy.balance("Bank") == 2
 
 
-def test_odds_read_as_exact_fractions():
-    assert Odds("go dead", Fraction(7, 13)).text() == "53.8 % (7/13)"
+def test_odds_read_as_decimals_with_the_exact_fraction_beside():
+    assert Odds("go dead", Fraction(7, 13)).text() == "53.8 %" and Odds("go dead", Fraction(7, 13)).exact() == "7/13"
     assert Odds("never", Fraction(0)).text() == "0.0 %"
-    assert Odds("draw", Fraction(1, 3), kind="stake").text() == "+0.33 units (+1/3)"
-    assert Odds("stand", Fraction(-1), kind="stake").text() == "-1.00 unit"
+    assert Odds("draw", Fraction(1, 3), kind="stake").text() == "+0.33 units"
+    assert Odds("stand", Fraction(-1), kind="stake").text() == "−1.00 unit"
+    odd = Odds("stake", Fraction(-34655558537, 513769756500), kind="stake")
+    assert odd.text() == "−0.067 units" and odd.exact() == "−34655558537/513769756500"
 
 
 def test_the_odds_panel_shows_a_games_advice(monkeypatch):
@@ -60,10 +64,13 @@ def test_the_odds_panel_shows_a_games_advice(monkeypatch):
                                                                       note="from 28 unseen cards")])
     table = widgets.PlayTable("sieben", seed=1)
     assert table.state.current_player == table.human
-    assert "ck-odds" not in table._table.value
+    assert "ck-odds" not in table._happened.value
     table._odds.click()
-    assert "a seven next" in table._table.value and "14.3 % (1/7)" in table._table.value
+    assert "a seven next" in table._happened.value and "14.3 %" in table._happened.value
+    # the exact fraction on request: folded under the decimal, not beside it
+    assert "(1/7)" not in table._happened.value and re.search(r"<details[^>]*><summary><b>14.3 %</b></summary><small>exactly 1/7",
+                                                            table._happened.value)
     table._odds.click()
-    assert "ck-odds" not in table._table.value
+    assert "ck-odds" not in table._happened.value
     with pytest.raises(CardkitError):
         cardkit.load_game("magische7").new_state(seed=1).advice(5)

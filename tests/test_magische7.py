@@ -1004,3 +1004,24 @@ def test_rule_based_bot_beats_random(players, games):
         if s.winners() and all(w % 2 == team for w in s.winners()):
             wins += 1
     assert wins / games > 0.5, wins / games
+
+
+def test_a_lead_is_narrated_with_what_it_risks():
+    """The Hint narrates each card one may lead: its worth, which answers would take it (by the outcome
+    table under the options in force) and how many of those have not been played yet — public facts only,
+    so a resampled deal narrates it alike (tests/test_hidden.py). Not a restatement of the move."""
+    g = load_game("magische7")
+    s = g.new_state(seed=1)
+    lines = {a.label: s.describe(a) for a in s.legal_actions()}
+    for label, line in lines.items():
+        assert line.startswith(f"Player 1 leads {label}: ") and ("would take it" in line or "can take it" in line)
+    point = next(a for a in s.legal_actions() if a.card.kind == "point")
+    partner = 7 - point.card.value
+    text = s.describe(point)
+    assert f"worth {point.card.value}" in text and f"its partner {partner}" in text
+    assert "a Joker" in text and "not played yet" in text
+    lead = next(a for a in s.legal_actions() if a.card.kind == "joker")
+    assert "a special card" in s.describe(lead)                # M7-2: a Spiegel played second takes a led Joker
+    joker = load_game("magische7", joker_vs_spiegel="joker").new_state(seed=1)
+    lead = next(a for a in joker.legal_actions() if a.card.kind == "joker")
+    assert "special" not in joker.describe(lead)               # switched: the led Joker loses only to a Joker

@@ -128,7 +128,7 @@ def test_every_citation_links_to_its_marked_passage(game):
         rendered = book.rule_html(r)
         for c in r.cite:
             assert f"href='{cite_href(c)}'" in rendered and document(c.source).name in rendered
-            assert c.source in rendered   # the file name after the reader's name
+            assert c.source not in rendered   # the name a reader knows, never the file's
 
 
 def test_the_sources_page_marks_passages_whole_and_highlights_the_target():
@@ -175,9 +175,9 @@ def test_the_rule_finder_finds_by_id_and_by_words_and_links_to_the_game_page():
     assert "href='magische7.ipynb#M7-1.5'" in f.out.value and "M7-4 Scoring the Spiegel" in f.out.value
     f.rule.value = "S7-2.3"             # another game's ID: shown from there
     assert "href='sieben.ipynb#S7-2.3'" in f.out.value
+    f.rule.value = "zähler"             # words of the quotations count too, in every game's rules
+    assert f.game.value == "magische7" and "S7-4" in f.out.value and "href='sieben.ipynb#S7-4'" in f.out.value
     f.game.value = "sieben"
-    f.rule.value = "zähler"             # words of the quotations count too
-    assert "S7-4" in f.out.value
     f.rule.value = "no such words anywhere"
     assert "ck-error" in f.out.value
     assert [r.id for r, _ in find_rules("magische7", "mirror")][:1]   # translations are searched
@@ -296,3 +296,213 @@ def test_a_game_page_opens_with_a_quick_start_contents_and_a_glossary(game):
     assert len(links) >= 6 and not [a for a in links if a not in ids and not re.match(r"[A-Z]+\d*-", a)]
     glossary = next("".join(c["source"]) for c in nb["cells"] if "## German words" in "".join(c["source"]))
     assert glossary.count("\n|") >= 9       # a table of the source's own words with translations
+
+
+# --- words meant for the code never reach a learner ---------------------------------------------------------
+CODE_WORDS = [
+    ("a source file's name", r"\b\d{3}_[0-9a-f]{16}\.txt\b"),
+    ("a source's number for its name", r"\(\s*00\d\b|\b00\d\s*§|\(00\d\)"),
+    ("record notation in quotes", r"'[^'\n]{1,40}' is (?:illegal|not)\b"),
+    ("a Python name", r"\bcardkit\.\w|\b[A-Z][a-zA-Z]+\.[a-z_]+\(|\b[a-z]+_[a-z0-9_]+\b|\b\w+\(\)|\bRecord\.load"),
+]
+
+
+def code_words(page_html: str, notation=()) -> list[str]:
+    """Words meant for the code that reached a page: a source file's name or number ("(002)", "000 §3"), a
+    move's record notation in quotes ("'propose' is illegal", "('stop')": any of `notation`, the moves whose
+    notation differs from their label), a Python name (`cardkit.Record.load`, `snake_case`, `call()`).
+    Scripts and styles are not text."""
+    page_html = re.sub(r"<(script|style)\b.*?</\1>", " ", page_html, flags=re.S | re.I)
+    seen = text_of(page_html)
+    bad = [f"{what}: {m.group(0)}" for what, rx in CODE_WORDS for m in re.finditer(rx, seen)]
+    for t in notation:                      # as a program quotes it: 'stop' (prose quotes are typographic)
+        if re.search(r"(?<![\w’'])'" + re.escape(t) + r"'(?![\w])", seen):
+            bad.append(f"record notation in quotes: {t}")
+    return bad
+
+
+def test_the_code_word_checker_catches_code_words():
+    for bad in ("Spiegel wins (002)", "Joker wins (000)", "No exception in 000 §3(b)",
+                "— the review (000_b9b7216f26f02401.txt)", "'propose' is illegal: …",
+                "open it with <code>cardkit.Record.load</code>", "the option joker_vs_spiegel",
+                "call state.view() first"):
+        assert code_words(f"<p>{bad}</p>"), bad
+    assert code_words("<p>or end the trick ('stop')</p>", notation={"stop"})
+    assert not code_words("<p>Anna's 7♥ beats the bank's card (the review, §3(b)); "
+                          "“end the trick” ends it.</p><script>x.scrollIntoView()</script>", notation={"stop"})
+
+
+def _page_texts(name: str) -> str:
+    """Everything a notebook's page shows a reader when served: its Markdown, its HTML outputs and the text
+    of every widget it makes (executed as the site executes it)."""
+    import nbclient
+    import nbformat
+    nb = nbformat.read(NOTEBOOKS / f"{name}.ipynb", 4)
+    nbclient.NotebookClient(nb, kernel_name="python3", store_widget_state=True,
+                            resources={"metadata": {"path": str(NOTEBOOKS)}}).execute()
+    out = []
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":           # (a link's address is not text a reader sees)
+            out.append(html.escape(re.sub(r"\]\([^)]*\)", "]", cell.source)))
+        for o in cell.get("outputs", []):
+            d = o.get("data", {})
+            if "text/html" in d:
+                out.append(d["text/html"])
+            elif "application/vnd.jupyter.widget-view+json" not in d and "text/plain" in d:
+                out.append(html.escape(d["text/plain"]))
+    state = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
+    for model in state.values():
+        for k, v in model.get("state", {}).items():
+            if k in ("value", "description", "tooltip", "placeholder") and isinstance(v, str):
+                out.append(v if k == "value" else html.escape(v))
+            elif k == "_options_labels":
+                out += [html.escape(x) for x in v]
+    return "\n".join(out)
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb")))
+def test_no_code_words_on_any_page(name):
+    """Every page as the site serves it: no source file name or number, no record notation in quotes, no
+    Python name — in its prose, its rules and citations, its examples and comparisons, its widgets."""
+    page = _page_texts(name)
+    notation = set()
+    if name in cardkit.GAMES:
+        notation = _notation(name)
+    assert len(text_of(page)) >= (5 if name == "baseline" else 200)
+    assert not code_words(page, notation)
+
+
+def _notation(game: str) -> set:
+    """The record notation of a game's moves where it differs from the words of its buttons ("stop" for
+    "end the trick"), seen in random games of every player count."""
+    from cardkit.bots import RandomBot
+    from test_hidden import configs
+    out = set()
+    for g, opts in configs():
+        if g != game:
+            continue
+        s = cardkit.load_game(g, **opts).new_state(seed=1)
+        bot = RandomBot(1)
+        while not s.is_terminal():
+            for a in s.legal_actions():
+                if a.text.lower() != a.label.lower() and a.card is None and len(a.text) > 2:
+                    out.add(a.text)
+            s.apply(bot.choose(s))
+    return out
+
+
+def _visible(root) -> str:
+    """The texts of a widget tree a reader sees: HTML values, button labels and tooltips, option labels."""
+    import ipywidgets as w
+    seen, out, todo = set(), [], [root]
+    while todo:
+        x = todo.pop()
+        if id(x) in seen:
+            continue
+        seen.add(id(x))
+        for k in ("value", "description", "tooltip", "placeholder"):
+            v = getattr(x, k, None)
+            if isinstance(v, str):
+                out.append(v if k == "value" and isinstance(x, w.HTML) else html.escape(v))
+        out += [html.escape(str(o)) for o in getattr(x, "_options_labels", ())]
+        for v in x.__dict__.get("_trait_values", {}).values():
+            items = v if isinstance(v, (list, tuple)) else [v]
+            todo += [i for i in items if isinstance(i, w.Widget)]
+    return "\n".join(out)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_code_words_at_the_play_table(game):
+    """A whole game at the table, as a learner plays it: every position, the Hint now and then, a card the
+    rules refuse, the end of each round, the end of the game with its review — plain words throughout."""
+    from cardkit.bots import RandomBot
+    notation = _notation(game)
+    table = widgets.PlayTable(game, seed=2, bot="random")
+    bot, step = RandomBot(3), 0
+    table.show_options()
+    while not table.state.is_terminal():
+        while table._moments:
+            assert not code_words(_visible(table), notation)
+            table.next_round()
+        if step % 7 == 0:
+            table.hint(playouts=4)
+        if step % 5 == 0:
+            hand = table.state.view(0).seats[0].hand
+            legal = {a.card for a in table.state.legal_actions() if a.card is not None}
+            refused = [i for i, c in enumerate(hand) if c is not None and c not in legal]
+            if refused and table.state.current_player == 0:
+                table._click_card(refused[0])
+        bad = code_words(_visible(table), notation)
+        assert not bad, (step, bad)
+        table.play(bot.choose(table.state))
+        step += 1
+    table.review(playouts=3)
+    assert not code_words(re.sub(r"href='data:[^']*'", "", _visible(table)), notation)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_german_quoted_in_an_example_comes_with_its_english(game):
+    """An example's narration quotes the source in German: each quotation is followed by its English (in
+    quotes, after a colon or a dash), never left for the learner to translate."""
+    bad = []
+    for path in sorted((Path(cardkit.__file__).parent / "examples" / game).glob("*.json")):
+        rec = cardkit.load_example(game, path.stem)
+        texts = [rec.meta.get("description", ""), *rec.meta.get("narration", {}).values()]
+        texts += [line for e in rec.meta.get("narration_under", []) for line in e["narration"].values()]
+        for t in texts:
+            t = re.sub(r"„([^„“]{1,4})“", r"\1", t)          # a card's name quoted inside a quotation: „1“
+            for m in re.finditer(r"„[^“]*“", t):
+                if not re.match(r"\s*(\(“|,?\s*“|—|–|:\s|\(|„)", t[m.end():]):      # (a next quotation: together)
+                    bad.append(f"{path.stem}: {t[max(0, m.start() - 30):m.end() + 30]}")
+    assert not bad
+
+
+def test_a_comparison_shows_the_consequence_of_the_switch():
+    """A comparison of readings never ends in the same bare score under both: it names the step where the
+    games part, narrated with what it brought about, or who holds which cards where the example stops; a
+    score the same under every reading is said once, below."""
+    cmp = text_of(widgets.RuleCard("sieben", "S7-3.2").text.split("under each reading", 1)[1])
+    assert "Anna draws first" in cmp and "Bert draws first" in cmp
+    assert "Anna holds A♥" in cmp and "Bert holds A♥" in cmp
+    assert cmp.count("Bert 0 points, Anna 0 points") == 1 and "the same under every reading" in cmp
+    cmp = text_of(widgets.RuleCard("whist", "WH-1.3").text.split("under each reading", 1)[1])
+    assert "East deals" in cmp and "North deals" in cmp and cmp.count("0 hand points") == 4
+    for game in GAMES:
+        for rule in rule_cards(game):
+            page = widgets.RuleCard(game, rule.id).text.split("under each reading", 1)[1]
+            cells = re.findall(r"<div><b>.*?</div>", page, flags=re.S)
+            assert len({re.sub(r"<b>.*?</b>( <small>\(the kit's default\)</small>)?", "", c) for c in cells}) > 1, \
+                (game, rule.id, "every reading's cell says the same")
+
+
+def test_an_example_opens_where_its_story_begins():
+    """24's scoring examples need two rounds to bring the scores to 18 and 14: the replay opens on the round
+    the rules describe (the record's "start"), not 48 steps before it; a bad "start" is refused."""
+    rp = widgets.Replay("vierundzwanzig", "scores-red")
+    assert rp._slider.value == cardkit.load_example("vierundzwanzig", "scores-red").meta["start"] > 40
+    assert "Stefan 18 · Markus 14" in text_of(rp._narr.value)
+    lazy = widgets.Replay("vierundzwanzig", "scores-yellow", lazy=True)
+    assert "Stefan 18 · Markus 14" in text_of(lazy._narr.value)
+    rec = cardkit.load_example("vierundzwanzig", "scores-red")
+    for bad in (-1, 10_000, "49", True):
+        with pytest.raises(cardkit.RecordError, match="start"):
+            cardkit.Record(rec.game, rec.options, rec.actions, {**rec.meta, "start": bad})
+
+
+def test_the_sources_page_links_every_game():
+    nb = json.loads((NOTEBOOKS / "sources.ipynb").read_text(encoding="utf-8"))
+    prose = "".join(nb["cells"][0]["source"])
+    page = sources_html()
+    for game in GAMES:
+        assert f"]({game}.ipynb)" in prose, game                  # the line of links at the top
+        assert f"<a href='{game}.ipynb'>" in page, game            # and beside the text that gives its rules
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_deal_the_cards_is_said_next_to_its_button(game):
+    """"Deal the cards ▸ below …" stands in the prose right above the button, not sections away from it."""
+    nb = json.loads((NOTEBOOKS / f"{game}.ipynb").read_text(encoding="utf-8"))
+    cells = nb["cells"]
+    play = next(i for i, c in enumerate(cells) if c["cell_type"] == "code" and "Play(" in "".join(c["source"]))
+    said = [i for i, c in enumerate(cells) if c["cell_type"] == "markdown" and "Deal the cards" in "".join(c["source"])]
+    assert said == [play - 1], (said, play)

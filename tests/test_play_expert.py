@@ -63,7 +63,7 @@ def test_the_hint_says_what_the_expert_would_play_and_what_it_expects():
     legal = {a.label for a in table.state.legal_actions()}
     best = re.search(r"The expert would play (\S+)\.", hint).group(1)
     assert best in legal
-    assert re.search(r"(points? more than with your next best choice, |little between it and |no real difference "
+    assert re.search(r"(points? more in your lead over your opponent than with your next best choice, |little between it and |no real difference "
                      r"between it and )(\S+)", hint)
     assert "Why: " in hint and "(the expert's choice)" in hint
     for label in legal:                            # every choice, with what the expert expects of it
@@ -76,7 +76,8 @@ def test_the_hint_speaks_of_wins_where_the_expert_plays_to_win():
     table = widgets.PlayTable("faro", seed=2)
     assert table._gain(0.053, "win") == "about 5 more wins in 100 games"
     assert table._gain(0.004, "win", less=True) == "about 1 fewer win in 100 games"
-    assert table._gain(0.8) == "about 0.8 units more" and table._gain(1.04, less=True) == "1.0 unit less"
+    assert table._gain(0.8) == "about 0.8 units more in your lead over your opponent"
+    assert table._gain(1.04, less=True) == "1.0 unit less in your lead over your opponent"
     to_decision(table, RandomBot(4), least=2, steps=3)
     table.hint(playouts=60)
     hint = re.sub(r"<[^>]+>", "", table._msg.value)
@@ -193,7 +194,10 @@ def test_the_review_lists_where_the_expert_differs_and_steps_there():
             assert f["expert"].text in {x.text for x in replay.legal_actions()} and f["gain"] > 0
             assert f"Step {k}" in text
         replay.apply(a)
-    assert "It agrees with" in text and re.search(r"expecting about [0-9.]+ points? more", text)
+    assert "It agrees with" in text and re.search(r"expecting about [0-9.]+ points? more in your lead over your "
+                                                  r"opponent", text)
+    # the unit said once: the lead counts points both ways (a 43-point trick taken instead of given is 86)
+    assert "your points minus theirs" in text
     # each move is a step of the replay, shown from the human's seat
     assert table._review_replay.viewer == 0
     table._review_pick.value = found[-1]["step"]

@@ -14,6 +14,14 @@ def _open(chromium, site_url, name, width=1200, height=1000):
     return page.context_, page
 
 
+def _close(context) -> None:
+    """Close the context's pages as a visitor's tab closes (beforeunload: the page shuts its kernel down), so
+    the module's many pages do not fill the server's cap of kernels."""
+    for page in context.pages:
+        page.close(run_before_unload=True)
+    context.close()
+
+
 def _table_html(table) -> str:
     """What shows that the kernel has answered a click in full: the log, the last widget the table sets
     (the table, the hand and the buttons are set before it)."""
@@ -72,7 +80,7 @@ def test_four_players_the_bots_tricks_and_the_announcement(chromium, site_url):
     assert "takes the trick" in announced                      # the page-wide live region read it out
     assert page.locator("#ck-announcer").get_attribute("aria-live") == "polite"
     assert page.errors == [] and page.external == []
-    context.close()
+    _close(context)
 
 
 def test_new_game_asks_first_and_keep_playing_keeps_the_game(chromium, site_url):
@@ -92,7 +100,7 @@ def test_new_game_asks_first_and_keep_playing_keeps_the_game(chromium, site_url)
     page.wait_for_function("([t, before]) => t.querySelector('.ck-logbox').innerText !== before",
                            arg=[table.element_handle(), log], timeout=40000)
     assert page.errors == []
-    context.close()
+    _close(context)
 
 
 def test_the_record_of_a_finished_game_downloads_and_replays(chromium, site_url, tmp_path):
@@ -117,7 +125,7 @@ def test_the_record_of_a_finished_game_downloads_and_replays(chromium, site_url,
     final = record.final_state()
     assert record.game == "magische7" and final.is_terminal()
     assert final.view(None).result in table.locator(".ck-result").inner_text()
-    context.close()
+    _close(context)
 
 
 @pytest.mark.parametrize("game", list(cardkit.GAMES))
@@ -131,10 +139,17 @@ def test_every_game_is_played_by_clicking(chromium, site_url, game):
     first_log = _table_html(table)
     for _ in range(10):
         page.wait_for_function("""(t) => t.querySelector('a.ck-download') ||
-            t.querySelector('button.ck-action:not(:disabled)') ||
-            t.querySelector('button.ck-card.ck-playable:not(:disabled)')""", arg=table.element_handle(), timeout=40000)
+            (t.querySelector('.ck-moment') && t.querySelector('button.ck-next:not(:disabled)')) ||
+            (!t.querySelector('.ck-moment') && (t.querySelector('button.ck-action:not(:disabled)') ||
+             t.querySelector('button.ck-card.ck-playable:not(:disabled)')))""", arg=table.element_handle(), timeout=40000)
         if table.locator("a.ck-download").count():
             break
+        if table.locator(".ck-moment").count():        # the end of a round: go on from it
+            moment = table.locator(".ck-moment").inner_text()
+            table.locator("button.ck-next").click()
+            page.wait_for_function("([t, m]) => !t.querySelector('.ck-moment') || t.querySelector('.ck-moment')"
+                                   ".innerText !== m", arg=[table.element_handle(), moment], timeout=40000)
+            continue
         html = _table_html(table)
         actions = table.locator("button.ck-action:not(:disabled)")
         if actions.count():
@@ -144,8 +159,11 @@ def test_every_game_is_played_by_clicking(chromium, site_url, game):
         _wait_change(page, table, html)
         assert table.locator(".ck-error").count() == 0, table.locator(".ck-error").all_inner_texts()
     assert _table_html(table) != first_log
+    # the log scrolls as one box: no trick's list scrolls inside it (its heading would cover the line above)
+    assert page.evaluate("""(t) => [...t.querySelectorAll('.ck-logbox ol')]
+        .every(o => o.scrollHeight <= o.clientHeight + 1)""", table.element_handle())
     assert page.errors == [] and page.external == []
-    context.close()
+    _close(context)
 
 
 @pytest.mark.parametrize("name", ["index.ipynb", *(f"{game}.ipynb" for game in cardkit.GAMES)])
@@ -172,4 +190,178 @@ def test_a_phone_390_px_wide(chromium, site_url, name):
         return true; }).map(t => t.innerText.slice(0, 60))""")
     assert wide == []
     assert page.errors == []
-    context.close()
+    _close(context)
+
+
+_SEATS_JS = """(t) => {
+    const seats = [...t.querySelectorAll('.ck-table .ck-seat')];
+    const out = {count: seats.length, problems: []};
+    const width = document.documentElement.clientWidth;
+    const boxes = seats.map(s => s.getBoundingClientRect());
+    const name = (i) => seats[i].querySelector('.ck-seat-name').innerText;
+    boxes.forEach((b, i) => {
+        if (!seats[i].checkVisibility() || b.width < 40 || b.height < 20)
+            out.problems.push(`${name(i)} is not visible (${b.width}x${b.height})`);
+        if (b.left < -1 || b.right > width + 1) out.problems.push(`${name(i)} is cut at the side`);
+        for (let j = 0; j < i; j++) {
+            const c = boxes[j];
+            const w = Math.min(b.right, c.right) - Math.max(b.left, c.left);
+            const h = Math.min(b.bottom, c.bottom) - Math.max(b.top, c.top);
+            if (w > 1 && h > 1) out.problems.push(`${name(i)} overlaps ${name(j)}`);
+        }
+        // nothing else lies on top of it: the element at its middle is inside the seat
+        seats[i].scrollIntoView({block: 'center'});
+        const r = seats[i].getBoundingClientRect();
+        const at = document.elementFromPoint(r.left + r.width / 2, r.top + Math.min(r.height / 2, 12));
+        if (!at || !seats[i].contains(at)) out.problems.push(`${name(i)} is covered`);
+    });
+    return out; }"""
+
+
+@pytest.mark.parametrize("game", list(cardkit.GAMES))
+def test_every_seat_has_its_own_place_at_every_player_count(chromium, site_url, game):
+    """For every player count a game allows, at a desktop's width (1280 px) and a phone's (390 px): the
+    table shows one seat per player, none overlaps another, none is covered or cut off."""
+    context, page = _open(chromium, site_url, f"{game}.ipynb", width=1280, height=900)
+    table = page.locator(".ck-play").first
+    spec = next((o for o in cardkit.game_class(game).option_specs if o.name == "players"), None)
+    counts = list(spec.choices) if spec is not None and spec.choices else [cardkit.load_game(game).num_players]
+    for n in counts:
+        if len(counts) > 1:
+            button = table.locator(".widget-toggle-button", has_text=f"{n} players")
+            if "mod-active" not in (button.get_attribute("class") or ""):
+                button.click()          # nothing played yet: a new game at once, with n seats
+        page.wait_for_function("([t, n]) => t.querySelectorAll('.ck-table .ck-seat').length === n",
+                               arg=[table.element_handle(), n], timeout=40000)
+        for width, height in ((1280, 900), (390, 844)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(300)
+            seen = page.evaluate(_SEATS_JS, table.element_handle())
+            assert seen["count"] == n and seen["problems"] == [], (n, width, seen)
+        page.set_viewport_size({"width": 1280, "height": 900})
+    assert page.errors == []
+    _close(context)
+
+
+_FOCUS_JS = """(t) => { const e = document.activeElement;
+    return !!e && t.contains(e) && e.matches('button.ck-card.ck-playable, button.ck-action, button.ck-next'); }"""
+
+
+def test_the_keyboard_focus_comes_back_to_the_next_decision_and_shows(chromium, site_url):
+    """Keyboard only: Enter on "Deal the cards", then Enter again and again. After every move the focus is
+    back on the hand or the next choice (never the page body, which would send Tab through the log), and the
+    focused card's ring stands above its neighbours' green outlines."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    from site_server import page_ready_time
+    page_ready_time(page, f"{site_url}/voila/render/vierundzwanzig.ipynb")
+    start = page.locator(".ck-play-start").first
+    start.wait_for(state="attached", timeout=40000)
+    start.focus()
+    page.keyboard.press("Enter")
+    table = page.locator(".ck-play").first
+    table.locator(".ck-logbox").wait_for(timeout=40000)
+    page.wait_for_function(_FOCUS_JS, arg=table.element_handle(), timeout=40000)
+    cards = 0
+    for _ in range(8):                    # pick up, name trump, give back or keep, play: all by Enter
+        html = _table_html(table)
+        page.keyboard.press("Enter")
+        _wait_change(page, table, html)
+        page.wait_for_function(_FOCUS_JS, arg=table.element_handle(), timeout=40000)
+        if page.evaluate("document.activeElement.matches('button.ck-card')"):
+            cards += 1
+            ring = page.evaluate("""() => { const cs = getComputedStyle(document.activeElement);
+                return [cs.outlineStyle, parseFloat(cs.outlineWidth), cs.position, +cs.zIndex]; }""")
+            assert ring[0] == "solid" and ring[1] >= 3 and ring[2] == "relative" and ring[3] > 0, ring
+    assert cards
+    _close(context)
+
+
+_IN_VIEW_JS = """(t) => {
+    const now = t.querySelector('.ck-table .ck-now'), card = document.activeElement;
+    const a = now.getBoundingClientRect(), b = card.getBoundingClientRect();
+    return {trick: [Math.round(a.top), Math.round(a.bottom)], card: [Math.round(b.top), Math.round(b.bottom)],
+            height: innerHeight, card_is_a_card: card.matches('button.ck-card') && t.contains(card)}; }"""
+
+
+@pytest.mark.parametrize("game,odds", [("whist", False), ("sieben", False), ("faro", True)])
+def test_a_phone_keeps_the_hand_and_the_trick_in_play_on_one_screen(chromium, site_url, game, odds):
+    """At 390 × 844, after each move the page shows the card the player may play next (the focus) and the
+    trick in play (Faro: the piles of the turn) together, with the Odds open too."""
+    context, page = _open(chromium, site_url, f"{game}.ipynb", width=390, height=844)
+    table = page.locator(".ck-play").first
+    if odds:
+        table.locator("button", has_text="Odds").click()
+        table.locator(".ck-odds").wait_for(timeout=40000)
+    checked = 0
+    for _ in range(8):
+        page.wait_for_function("""(t) => t.querySelector('button.ck-next') ||
+            t.querySelector('button.ck-action:not(:disabled)') ||
+            t.querySelector('button.ck-card.ck-playable:not(:disabled)')""", arg=table.element_handle(), timeout=40000)
+        if table.locator("button.ck-next").count():
+            break
+        html = _table_html(table)
+        cards = table.locator("button.ck-card.ck-playable:not(:disabled)")
+        (cards.first if cards.count() else table.locator("button.ck-action").first).click()   # Faro: the amount
+        _wait_change(page, table, html)
+        if not table.locator("button.ck-card.ck-playable").count():
+            continue
+        page.wait_for_function(_FOCUS_JS, arg=table.element_handle(), timeout=40000)
+        page.wait_for_timeout(300)
+        seen = page.evaluate(_IN_VIEW_JS, table.element_handle())
+        assert seen["card_is_a_card"]
+        assert seen["trick"][0] >= 0 and seen["card"][1] <= seen["height"], seen
+        checked += 1
+    assert checked
+    assert page.errors == []
+    _close(context)
+
+
+def test_faros_piles_lie_left_and_right_of_the_pack(chromium, site_url):
+    context, page = _open(chromium, site_url, "faro.ipynb")
+    table = page.locator(".ck-play").first
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.wait_for_timeout(300)
+        boxes = page.evaluate("""(t) => ['left', 'middle', 'right'].map(p => {
+            const b = t.querySelector('.ck-place-' + p).getBoundingClientRect(); return [b.left, b.right, b.top]; })""",
+                              table.element_handle())
+        (l, m, r) = boxes
+        assert l[1] <= m[0] + 1 and m[1] <= r[0] + 1, (width, boxes)       # left, the pack, right: in a row
+        assert abs(l[2] - m[2]) < 2 and abs(m[2] - r[2]) < 2
+        names = table.locator(".ck-placed .ck-pile-name").all_inner_texts()
+        assert names == ["Left pile", "Pack", "Right pile"]
+    _close(context)
+
+
+def test_a_closed_table_comes_back_after_a_reload(chromium, site_url):
+    """The culler closes a table left alone for five minutes (here: the page's kernel is shut down as the
+    culler would). Reloaded, the page offers the visitor his game — the same log, the same hand — and only
+    to him: another visitor's page offers nothing."""
+    context, page = _open(chromium, site_url, "sieben.ipynb")
+    table = page.locator(".ck-play").first
+    _play_card(page, table)
+    log = _table_html(table)
+    hand = table.locator("button.ck-card").all_inner_texts()
+    kernel = page.evaluate('JSON.parse(document.getElementById("jupyter-config-data").textContent).kernelId')
+    page.evaluate("""async (kernel) => {
+      const token = document.cookie.match(/_xsrf=([^;]+)/)[1];
+      await fetch(`/voila/api/shutdown/${kernel}`, {method: "POST", headers: {"X-XSRFToken": token}});
+    }""", kernel)
+    page.wait_for_timeout(1500)
+    from site_server import page_ready_time
+    page_ready_time(page, page.url)
+    back = page.locator(".ck-play-resume")
+    back.wait_for(timeout=40000)
+    assert "was kept" in page.locator(".ck-kept").inner_text()
+    back.click()
+    table = page.locator(".ck-play").first
+    page.wait_for_function("([t, log]) => { const x = t.querySelector('.ck-logbox'); return x && x.innerText === log; }",
+                           arg=[table.element_handle(), log], timeout=40000)
+    assert table.locator("button.ck-card").all_inner_texts() == hand
+    assert page.errors == []
+    _close(context)
+    other, page = _open(chromium, site_url, "sieben.ipynb")
+    page.locator(".ck-play .ck-logbox").first.wait_for(timeout=40000)
+    assert page.locator(".ck-play-resume").count() == 0 and page.locator(".ck-kept").count() == 0
+    _close(other)

@@ -48,7 +48,7 @@ def test_what_happened_lists_every_move_since_yours_in_a_live_region():
     length = len(table.state.history)
     table.play(bot.choose(table.state))
     moves = len(table.state.history) - length
-    html = table._table.value
+    html = table._happened.value
     live = html[html.index("ck-live"):]
     assert "aria-live='polite'" in html and live.count("<li>") >= moves
 
@@ -120,7 +120,7 @@ def test_changing_the_player_count_asks_first_and_can_be_taken_back():
     assert table._players.value == 2 and table.state.snapshot() == before
     table._players.value = 3
     table._yes.click()
-    assert table.game.num_players == 3 and "A new game with 3 players." in table._table.value
+    assert table.game.num_players == 3 and "A new game with 3 players." in table._happened.value
 
 
 def test_options_read_in_plain_words_link_their_rules_and_apply_to_the_next_game():
@@ -212,14 +212,48 @@ def test_a_card_drawn_face_up_is_named_once_drawn_and_one_drawn_face_down_never(
     assert named >= 3
     assert re.search(r"asks for a third card: the (10|[2-9AKQJ])[♠♥♦♣]", table._log.value)
     table = widgets.PlayTable("vingt_et_un", players=5, seed=2)
-    bot, draws = RandomBot(4), 0
+    bot, draws, mine, dead = RandomBot(4), 0, 0, 0
     while not table.state.is_terminal():
         table.play(bot.choose(table.state))
     for _, _, _, line in table._entries:
-        if "asks for another card" in line:
+        if "asks for another card" not in line:
+            continue
+        if "dead at once" in line:                 # over 21: the hand is turned up, so its cards are named
+            dead += 1
+            assert re.search(r"another card: (10|[2-9AKQJ])[♠♥♦♣] — \d+, over 21", line), line
+        elif line.startswith("Anton "):            # the human's own card, which only he sees: named, with the total
+            mine += 1
+            assert re.search(r"another card: (10|[2-9AKQJ])[♠♥♦♣], face down \(only Anton sees it\) — the hand "
+                             r"now counts \d+", line), line
+        else:                                      # a bot's card, face down: never named
             draws += 1
-            assert not CARD.search(line), line
-    assert draws >= 5
+            assert not CARD.search(line) and "face down" in line, line
+    assert draws >= 5 and mine >= 1 and dead >= 1
+
+
+def test_vingt_et_un_narrates_the_bank_s_cards_and_who_paid_whom():
+    """The players' last move sets off the bank's play (its cards face up) and the settlement: both reach the
+    log and "What happened", a line each — also in the coups the human holds the bank and never moves."""
+    table = widgets.PlayTable("vingt_et_un", players=3, seed=5)
+    bot, titles = RandomBot(2), set()
+    while not table.state.is_terminal():
+        table.play(bot.choose(table.state))
+        titles |= {title for title, _ in table._recent}
+    # a finished coup is shown by its own name: the game has no tricks
+    assert titles and all(re.fullmatch(r"Coup \d+", t) for t in titles), titles
+    lines = [line for _, _, _, line in table._entries]
+    coups = table.state.coup
+    banks = [x for x in lines if ", the bank, turns up " in x or ", the bank, draws no card" in x]
+    settled = [x for x in lines if x.startswith("The settlement, against the bank's ")]
+    assert len(banks) == len(settled) == coups
+    assert all(re.search(r"turns up (10|[2-9AKQJ])[♠♥♦♣]", x) for x in banks if "turns up" in x)
+    for x in settled:
+        assert re.search(r"(wins \d+ units?|pays \w+ \d+ units?|paid the stake)", x), x
+    assert any(" holds the bank" in x and x.startswith("Coup") and "Anton holds" in x for x in lines)
+    # the table's status names the stakes its buttons offer
+    table = widgets.PlayTable("vingt_et_un", players=3, seed=5)
+    stakes = [b.description for b in table._actions.children]
+    assert stakes == ["stake 1", "stake 2", "stake 5"] and "1, 2 or 5 units" in table.state.view(0).status
 
 
 def test_the_log_of_a_loaded_game_narrates_as_the_table_that_played_it():
@@ -244,6 +278,8 @@ def test_own_cards_on_the_table_are_marked_face_down_where_the_game_lays_hands_o
     table = widgets.PlayTable("vingt_et_un", seed=3, bank_rule="free")   # the bank (face up) decides too
     bot, downs, ups = RandomBot(5), 0, 0
     while not table.state.is_terminal():
+        while table._moments:                      # the end of a coup, as its own moment: go on from it
+            table.next_round()
         s = table.state
         faces = hand_faces(s, 0)
         shown = [any(c is not None for c in s.view(q).seats[0].hand) for q in range(1, s.game.num_players)]
@@ -298,3 +334,141 @@ def test_a_card_the_human_has_not_looked_at_shows_its_back_and_cannot_be_played(
     assert table.state.snapshot() == before and "not looked at it yet" in table._msg.value
     table.hint()                                   # no word about a card nobody has seen
     assert "may not be played" not in table._msg.value
+
+
+# --- the end of a round as its own moment ---------------------------------------------------------------
+def _round_ends(game, history, start: int) -> list[str]:
+    """The rounds (hands, coups) a history ends after its first `start` entries: the label (at the game's
+    `moment_level`) that changes with a move and the deals it set off, the game not over."""
+    level = game.moment_level
+    s, out, k = game.blank_state(), [], 0
+    while k < len(history):
+        before = s.progress()[level]
+        _apply(s, history[k])
+        k += 1
+        while k < len(history) and history[k].__class__ is cardkit.Deal and history[k - 1].__class__ is not cardkit.Deal:
+            _apply(s, history[k])
+            k += 1
+        if k > start and before and s.progress()[level] != before and not s.is_terminal():
+            out.append(before)
+    return out
+
+
+def _apply(s, a):
+    from widgets.play import _advance
+    _advance(s, a)
+
+
+@pytest.mark.parametrize("game,opts", CONFIGS)
+def test_the_end_of_each_round_is_a_moment_of_its_own(game, opts):
+    """Every round (hand, coup, deal) that ends is shown as a moment of its own before the game goes on: the
+    table as the round left it, "Round 2 is over" with the result in words (who won it, the points, the
+    running score), what happened in it, and one button to go on — also a round the human never moved in (a
+    coup he held the bank for). At the end of the game the last results lead the table."""
+    table = widgets.PlayTable(game, seed=4, **opts)
+    start = len(table.state.history)
+    bot, seen = RandomBot(6), []
+    while not table.state.is_terminal():
+        while table._moments:
+            m = table._moments[0]
+            html = table._table.value
+            assert f"{m['ended']} is over" in html and "ck-moment" in html
+            assert m["result"] and m["result"][:12] in html
+            assert list(table._actions.children) == [table._next] and not table._hand.children
+            assert table._next.description.startswith(("Play ", "See ")) and table._next.description.endswith("▸")
+            assert table._hint.disabled
+            assert table.state.current_player == table.human          # the game waits at the human's decision
+            seen.append(m["ended"])
+            table.next_round()
+        assert "ck-moment" not in table._table.value
+        table.play(bot.choose(table.state))
+    assert seen + [m["ended"] for m in table._moments] == _round_ends(table.game, table.state.history, start)
+    if table.state.round_result():
+        assert "The last result" in table._table.value and table.state.round_result()[:12] in table._table.value
+    assert ("ck-result" in table._table.value)
+    if game != "magische7":
+        assert seen, "a game of several rounds shows the end of each"
+
+
+def test_a_coup_held_by_the_human_does_not_pass_silently():
+    """Vingt-et-un: the human holds the bank and has nothing to decide in that coup; it is still shown to its
+    end — the bank's cards, who paid whom — before his next decision."""
+    table = widgets.PlayTable("vingt_et_un", players=3, seed=4)
+    bot, banked = RandomBot(1), 0
+    while not table.state.is_terminal():
+        while table._moments:
+            m = table._moments[0]
+            if "Anton's bank" in m["result"]:
+                banked += 1
+                assert "The settlement" in table._happened.value and "Anton, the bank, turns up" in table._happened.value
+            table.next_round()
+        table.play(bot.choose(table.state))
+    assert banked >= 2
+
+
+def test_options_close_with_the_button_that_opened_them():
+    table = widgets.PlayTable("sieben", seed=1)
+    opt = table._opt
+    opt.click()
+    assert table._settings in table.children and opt.description == "Close options"
+    opt.click()
+    assert table._settings not in table.children and opt.description == "Options…"
+    opt.click()                                   # opened again: the same controls, kept
+    assert table._settings in table.children and table._controls
+
+
+@pytest.mark.parametrize("game,opts", CONFIGS)
+def test_the_hands_caption_says_what_a_click_does(game, opts):
+    """"Click a card to play it" only where a click plays the card: where it does something else (24's
+    exchange gives it back, Écarté's throws it away, Faro's stakes on its rank) the caption says that."""
+    table = widgets.PlayTable(game, seed=7, **opts)
+    bot = RandomBot(4)
+    for _ in range(60):
+        if table.state.is_terminal():
+            break
+        while table._moments:
+            table.next_round()
+        s = table.state
+        legal = [a for a in s.legal_actions() if a.card is not None] if s.current_player == 0 else []
+        if legal:
+            caption = table._table.value[table._table.value.rindex("<b>Your hand</b>"):]
+            if "click a card to play it" in caption:     # then the click is the card played, by its own name
+                assert all(a.text == a.card.text for a in legal), (legal[0].text, caption[:120])
+        table.play(bot.choose(s))
+
+
+# --- a table the site keeps for its visitor ----------------------------------------------------------------
+def test_the_site_keeps_a_visitors_game_and_offers_it_again(tmp_path, monkeypatch):
+    """On the site (its folder and the visitor's key in the kernel's environment) a table keeps its game;
+    a new page of the same game for the same visitor (after the culler closed the table, or a reload)
+    offers it again, and going back to it gives the same game, its log and its Undo. Another visitor, or
+    a page outside the site, is offered nothing; the kept game never reaches the page but as the table's
+    own view."""
+    from test_widgets import synced_text
+    from widgets.play import Play, kept_game
+    assert kept_game("sieben") is None                       # not on the site: nothing kept
+    monkeypatch.setenv("CARDKIT_TABLES", str(tmp_path))
+    monkeypatch.setenv("HTTP_X_CARDKIT_VISITOR", "a" * 64)
+    page = Play("sieben", seed=3)
+    assert len(page.children) == 1                           # nothing kept yet: "Deal the cards" alone
+    table = page.start()
+    bot = RandomBot(2)
+    for _ in range(5):
+        table.play(bot.choose(table.state))
+    kept = kept_game("sieben")
+    assert kept and cardkit.Record.loads(kept["record"]).final_state() == table.state
+    assert oct(next(tmp_path.glob("*.json")).stat().st_mode)[-3:] == "600"
+    again = Play("sieben")                                   # the page anew, for the same visitor
+    offer = synced_text(again)
+    assert "Back to your game" in offer and "in progress (Round 1" in offer
+    hidden = {c.text for s in table.state.view(None).seats[1:] for c in s.hand}
+    assert not any(re.search(rf"(?<!\w){re.escape(t)}(?!\w)", offer) for t in hidden)
+    resumed = again.resume()
+    assert resumed.state == table.state and resumed._log.value == table._log.value
+    resumed.undo()                                            # back to the visitor's previous decision
+    assert len(resumed.state.history) < len(table.state.history)
+    monkeypatch.setenv("HTTP_X_CARDKIT_VISITOR", "b" * 64)    # another visitor: nothing of it
+    assert kept_game("sieben") is None and len(Play("sieben").children) == 1
+    monkeypatch.setattr("widgets.play.KEEP_SECONDS", -1)       # kept an hour, then gone
+    monkeypatch.setenv("HTTP_X_CARDKIT_VISITOR", "a" * 64)
+    assert kept_game("sieben") is None

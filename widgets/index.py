@@ -55,13 +55,16 @@ class RuleFinder(w.VBox):
 
     def __init__(self, value: str = ""):
         games = {g["name"]: g for g in cardkit.list_games()}
-        self.game = w.Dropdown(options=[(g["title"], n) for n, g in games.items()], description="game")
+        self.game = w.Dropdown(options=[(g["title"], n) for n, g in games.items()], description="game",
+                               layout=shared("dropdown"))
         self.rule = w.Text(value=value, placeholder="a rule ID, e.g. M7-4, or words, e.g. spiegel",
-                           description="find", continuous_update=False)
+                           description="find", continuous_update=False,
+                           layout=w.Layout(width="26em", max_width="100%"))
         self.out = HTML()
         self.rule.observe(lambda _: self.show(), names="value")
         self.game.observe(lambda _: self.show(), names="value")
-        super().__init__([Box([self.game, self.rule]), self.out], layout=shared("layout"))
+        # the two boxes side by side where there is room, one above the other on a phone
+        super().__init__([w.HBox([self.game, self.rule], layout=shared("wrap")), self.out], layout=shared("layout"))
         self.show()
 
     def _ck_notice(self, text: str) -> None:
@@ -89,21 +92,32 @@ class RuleFinder(w.VBox):
                               f"{escape(title)} page "
                               f"→</a></p>" + rule_html(game, rid, children=False, href=href))
             return
-        found = find_rules(game, self.rule.value or "")
-        if not found:
-            self.out.value = (f"<div class='ck-error'>No rule of {escape(cardkit.load_game(game).title)} has the "
-                              f"ID or the words “{escape((self.rule.value or '').strip()[:80])}”.</div>"
-                              f"<small>Rule IDs: {escape(', '.join(book.ids()))}</small>")
+        # words: every game's rules, the chosen game's first (a word of one game's sources, such as "zähler",
+        # is found whichever game the box shows)
+        order = [game] + [g for g in cardkit.GAMES if g != game]
+        words = escape((self.rule.value or "").strip()[:80])
+        groups, total = [], 0
+        for g in order:
+            found = find_rules(g, self.rule.value or "")
+            if not found:
+                continue
+            total += len(found)
+            ref = _page_href(g)
+            items = "".join(f"<li><a href='{escape(ref(r.id))}'>{escape(r.id)} {escape(r.title)}</a>"
+                            f" <small>({escape(where)})</small></li>" for r, where in found)
+            groups.append(f"<p><b>{escape(cardkit.load_game(g).title)}</b></p><ul class='ck-found'>{items}</ul>")
+        if not total:
+            self.out.value = (f"<div class='ck-error'>No rule of any game has the ID or the words “{words}”.</div>"
+                              f"<small>Rule IDs of {escape(cardkit.load_game(game).title)}: "
+                              f"{escape(', '.join(book.ids()))}</small>")
             return
-        items = "".join(f"<li><a href='{escape(href(r.id))}'>{escape(r.id)} {escape(r.title)}</a>"
-                        f" <small>({escape(where)})</small></li>" for r, where in found)
-        self.out.value = (f"<p>{len(found)} rule{'s' if len(found) != 1 else ''} with "
-                          f"“{escape((self.rule.value or '').strip()[:80])}”:</p><ul class='ck-found'>{items}</ul>")
+        self.out.value = f"<p>{total} rule{'s' if total != 1 else ''} with “{words}”:</p>" + "".join(groups)
 
 
 def impact_rows() -> tuple[list, list]:
-    """Every measured conflict and gap of every game, ranked by how much it matters (the share of games
-    whose winner the other reading changes, then how often it comes up); and those not measured yet."""
+    """Every measured conflict and gap of every game, ranked by how far its other reading shifts the odds
+    beyond chance (the part of the shift its 95 % interval makes sure of, in 100), then by the size of the
+    shift and by how many winners it changes; and those not measured yet."""
     from cardkit import impact
     rows, missing = [], []
     for game in cardkit.GAMES:
@@ -112,11 +126,31 @@ def impact_rows() -> tuple[list, list]:
             if s is None:
                 missing.append((game, rule))
                 continue
-            alts = [r for r in s["readings"] if "pair" in r]
-            top = max(alts, key=lambda r: (r["pair"]["rates"]["winner"], r["pair"]["rates"]["arises"]))
-            rows.append((impact.matter(s), top["pair"]["rates"]["arises"], game, rule, s, top))
-    rows.sort(key=lambda x: (-x[0], -x[1], list(cardkit.GAMES).index(x[2]), x[3].id))
+            rows.append((impact.matter(s), game, rule, s, impact.top_reading(s)))
+    rows.sort(key=lambda x: (tuple(-v for v in x[0]), list(cardkit.GAMES).index(x[1]), x[2].id))
     return rows, missing
+
+
+def shift_cell(s: dict, top: dict) -> str:
+    """The landing table's shift in the odds: who gains or loses how much, in 100, with its interval."""
+    from cardkit import impact
+    m = impact.main_shift(top)
+    if m is None:
+        return "—"
+    if m.get("never"):
+        return "none: the same winner in every game"
+    if m["what"] == "edge":
+        text = f"the bank's edge: {impact.in100(m['diff'], True)} units in 100 staked"
+    else:
+        what = m["who"] if m["what"] == "win" else "the first player"
+        text = f"{what}: {impact.in100(m['diff'], True)} {m['per']} in 100"
+    if m["exact"]:
+        text += " (exact)"
+    elif m["lo"] is not None:
+        text += f" ({impact.in100(m['lo'], True)} … {impact.in100(m['hi'], True)})"
+    if not impact.favours(m):
+        text = f"none beyond chance — {text}"
+    return text
 
 
 def ImpactTable():
@@ -131,7 +165,7 @@ def impact_table_html() -> str:
     rows, missing = impact_rows()
     titles = {g["name"]: g["title"] for g in cardkit.list_games()}
     body = []
-    for i, (m, arises, game, rule, s, top) in enumerate(rows, 1):
+    for i, (_, game, rule, s, top) in enumerate(rows, 1):
         p = top["pair"]
         n = p["games"]
         default = next(r for r in s["readings"] if r["default"])
@@ -141,23 +175,32 @@ def impact_table_html() -> str:
             f"<th scope='row'><a href='{escape(page_url(game, rule.id))}'>{escape(rule.id)} "
             f"{escape(rule.title)}</a></th>"
             f"<td data-label='readings'>{escape(default['label'])} <small>or</small> {escape(other)}</td>"
+            f"<td data-label='shift in the odds'>{escape(shift_cell(s, top))}</td>"
             f"<td data-label='comes up in'>{escape(impact.rate_words(p['arises'], n))}</td>"
             f"<td data-label='changes the winner in'>{escape(impact.rate_words(p['winner'], n))}</td>"
-            f"<td data-label='so'>{escape(impact.verdict(p['winner'] / n))}</td></tr>")
+            f"<td data-label='so'>{escape(impact.verdict_short(s))}</td></tr>")
     head = ("<tr><th scope='col'>#</th><th scope='col'>game</th><th scope='col'>the rule</th>"
-            "<th scope='col'>the kit's default, or the other reading</th><th scope='col'>it comes up in</th>"
-            "<th scope='col'>it changes the winner in</th><th scope='col'>so</th></tr>")
+            "<th scope='col'>the kit's default, or the other reading</th>"
+            "<th scope='col'>the shift in the odds under the other reading (95 % interval)</th>"
+            "<th scope='col'>it comes up in</th><th scope='col'>it changes the winner in</th>"
+            "<th scope='col'>so</th></tr>")
     table = (f"<div class='ck-scroll-x'><table class='ck-table ck-impact-rank'><caption>Where the sources disagree "
-             f"or are silent, ranked by how often the other reading changes who wins</caption>"
+             f"or are silent, ranked by how far the other reading shifts the odds beyond chance — someone's "
+             f"chance of winning, or the bank's edge</caption>"
              f"<thead>{head}</thead><tbody>{''.join(body)}</tbody></table></div>")
     note = ""
     if missing:
         todo = "; ".join(f"{titles[g]} {r.id} {r.title}" for g, r in missing)
         note = f"<p class='ck-legend'><small>Not measured yet: {escape(todo)}.</small></p>"
-    counts = sorted({s["games"] for *_, s, _ in rows})
+    counts = sorted({s["games"] for _, _, _, s, _ in rows})
     each = " or ".join(f"{n:,}" for n in counts)
     how = ("<p class='ck-legend'><small>Each rule's figures come from games dealt alike and played by the kit's "
-           f"rule-based players under the kit's default and under the other reading ({each} each); a rule with "
-           "more than two readings is ranked by the reading that changes most. Follow a rule for its plot and "
-           "its figures per reading.</small></p>")
+           f"rule-based players under the kit's default and under the other reading ({each} each); every figure "
+           "is in 100 (games, or units staked). The shift in the odds is the change in one player's (or side's) "
+           "chance of winning, or in the bank's edge, with its 95 % interval: where the interval includes no "
+           "change, the reading favours no one that the games can show. “Changes the winner” counts every game "
+           "whose winner differs, also where the luck of the cards alone made the difference once the games had "
+           "parted: it says how much a reading changes the course of a game, not whom it favours. A rule with "
+           "more than two readings is ranked by the reading that shifts the odds most. Follow a rule for its "
+           "plot and its figures per reading.</small></p>")
     return table + note + how

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import base64
 import copy
+import json
 import os
+import re
 import time
 from html import escape
+from pathlib import Path
 
 import ipywidgets as w
 
@@ -66,13 +69,23 @@ def option_heading(o) -> str:
     return f"<div class='ck-opt-label'>{escape(option_title(o))}{link}</div>"
 
 
+def odds_figure(o) -> str:
+    """An exact figure as a reader takes it in: the decimal, with the exact fraction folded under it (a click
+    on the figure shows it)."""
+    exact = o.exact()
+    if "/" not in exact:
+        return f"<b>{escape(o.text())}</b>"
+    return (f"<details class='ck-exact'><summary><b>{escape(o.text())}</b></summary>"
+            f"<small>exactly {escape(exact)}</small></details>")
+
+
 def record_link(state, filename: str) -> str:
     """A link that downloads the game's record (the kit's JSON record format: `cardkit.Record.load` and
     the Replay widget read it). Offered only once the game is over: a record holds every deal."""
     data = base64.b64encode(state.to_record().dumps().encode()).decode()
     return (f"<a class='ck-download' download='{escape(filename)}' href='data:application/json;base64,{data}'>"
-            "Download the game record</a> <small>(every move and every card, also those nobody saw; open it "
-            "with <code>cardkit.Record.load</code> or step through it with the replay)</small>")
+            "Download the game record</a> <small>(a file with every move and every card of the game, also the "
+            "cards nobody saw)</small>")
 
 
 # the bots a table offers, in plain words (a game's own bot with another name shows its name)
@@ -182,8 +195,9 @@ class PlayTable(w.VBox):
     confirmation buttons are built when first needed."""
 
     def __init__(self, game: str, human: int = 0, bot: str = "rule-based", seed: int | None = None,
-                 show_options: bool = True, **options):
+                 show_options: bool = True, keep: bool = True, **options):
         self.game_name, self.human, self._seed = game, human, seed
+        self._kept = keep         # on the site, keep the game for the visitor (`_keep`)
         # Undo re-deals the cards the human has not seen from this RNG (seeded with the table's seed, so a
         # seeded table behaves the same every time; unseeded, from OS randomness)
         self._undo_rng = Rng(seed) if seed is not None else None
@@ -200,9 +214,12 @@ class PlayTable(w.VBox):
         self._controls: dict = {}
         self._settings = self._confirm = None      # the options panel and the question box: built when needed
         buttons = []
+        self._opt = None
         if show_options:
-            opt = Button(description="Options…", tooltip="the rule options (every disputed reading) and the bots")
-            opt.on_click(lambda _: self.show_options())
+            opt = self._opt = Button(description="Options…",
+                                     tooltip="the rule options (every disputed reading) and the bots; click again "
+                                             "to close them")
+            opt.on_click(lambda _: self.toggle_options())
             buttons.append(opt)
         players = next((o for o in cls.option_specs if o.name == "players"), None)
         self._players = None
@@ -232,6 +249,13 @@ class PlayTable(w.VBox):
             self._odds.on_click(lambda _: self.toggle_odds())
             extra.append(self._odds)
         self._on_yes = self._on_no = None
+        # the ends of rounds (hands, coups) not yet looked at: each shown as a moment of its own, with a button
+        # to go on (the game itself has gone on: the bots have played up to the human's next decision)
+        self._moments: list[dict] = []
+        self._next = Button(description="", button_style="primary",
+                            tooltip="go on to the next round: the cards are dealt and the game goes on")
+        self._next.add_class("ck-next")
+        self._next.on_click(lambda _: self.next_round())
         self._table = HTML()
         self._card_layout = w.Layout(width="60px", height="84px", border="1px solid #555", padding="0")
         self._pool: list[w.Button] = []
@@ -244,15 +268,32 @@ class PlayTable(w.VBox):
         # newest line in view (one widget model: each costs the page's load time)
         self._log = HTML()
         self._bar = w.HBox(buttons + [new, self._undo, self._hint, *extra], layout=shared("wrap"))
-        super().__init__([self._bar, self._table, self._hand, self._actions, self._msg, self._log])
+        # what happened since the human's last move and the Odds panel, below the hand and its choices: the
+        # hand stays right under the table (the trick in play, whose turn), also on a phone's narrow screen
+        self._happened = HTML()
+        super().__init__([self._bar, self._table, self._hand, self._actions, self._happened, self._msg, self._log])
         self.add_class("ck-play")
         self.new_game()
 
     # options and questions --------------------------------------------------------------------------
+    def toggle_options(self) -> None:
+        """The Options… button: open the options, or close them when they are open."""
+        if self._settings is not None and self._settings in self.children:
+            self.children = [c for c in self.children if c is not self._settings]
+            if self._opt is not None:
+                self._opt.description = "Options…"
+                self._opt.focus()
+        else:
+            self.show_options()
+
     def show_options(self) -> None:
         """Build the option dropdowns (once) and show them, each under a plain-words label linking to its
-        rule; they apply from the next game."""
+        rule; they apply from the next game. The same button closes them."""
+        if self._opt is not None:
+            self._opt.description = "Close options"
         if self._controls:
+            if self._settings not in self.children:
+                self.children = [self._bar, self._settings, *self.children[1:]]
             return
         self._settings = w.VBox(layout=shared("layout"))
         self.children = [self._bar, self._settings, *self.children[1:]]
@@ -365,6 +406,7 @@ class PlayTable(w.VBox):
         self._entries: list[tuple] = []      # (history index, round, trick, line)
         self._since: list[str] = []          # what happened since the human's last move
         self._recent: list[tuple] = []       # tricks completed since then: (title, Pile)
+        self._moments = []
         blank = self.game.blank_state()
         for i, a in enumerate(self.state.history):   # the deal, narrated from the state before it
             r, t = blank.progress()
@@ -375,6 +417,7 @@ class PlayTable(w.VBox):
             self._since.insert(0, f"A new game with {self.game.num_players} players.")
         self._run_bots()
         self._refresh()
+        self._focus()
 
     def load(self, state) -> None:
         """Continue from `state` (a state of this table's game, e.g. a record's final state): its history is
@@ -384,11 +427,11 @@ class PlayTable(w.VBox):
             raise CardkitError(f"a {self.game_name} state is needed here")
         self.game = state.game
         self.state = replay = state.game.blank_state()
-        self._entries, self._since, self._recent, self._checkpoints = [], [], [], []
+        self._entries, self._since, self._recent, self._checkpoints, self._moments = [], [], [], [], []
         for a in state.history:
             if replay.current_player == self.human:
                 self._checkpoints.append(len(replay.history))
-                self._since, self._recent = [], []
+                self._since, self._recent, self._moments = [], [], []
             self._step(a)
         self.state = state
         if state.current_player == self.human:
@@ -398,8 +441,9 @@ class PlayTable(w.VBox):
         self._refresh()
 
     def _record(self, index: int, rnd: str, trick: str, line: str) -> None:
-        self._entries.append((index, rnd, trick, line))
-        self._since.append(line)
+        for part in line.split("\n"):          # a move that sets off more (the bank's play, a settlement)
+            self._entries.append((index, rnd, trick, part))   # is narrated a line each
+            self._since.append(part)
 
     def _state_at(self, k: int):
         """The state after the first k history entries (replayed)."""
@@ -432,16 +476,55 @@ class PlayTable(w.VBox):
             _advance(after, after.parse_action(action.text))
         # a deal is narrated from the position before it alone, as the deals the protocol makes by itself
         self._record(n0, rnd, trick, before.describe(action) if action.__class__ is Deal else
-                     before.describe(action, after))
+                     before.narrate(action, after, self.human))
         last = self._last_trick(after)
+        if last is not None and last != last_before:
+            self._recent.append((f"{trick} — {rnd}" if rnd and trick else trick or last.name, last))
+        level = self.game.moment_level
+        ended, now = (rnd, trick)[level], s.progress()[level]
+        if ended and now != ended and not s.is_terminal():     # a round (hand, coup) is over: its own moment
+            self._moment(ended, now, after)
         if dealt:
             pre = after
             for k in range(n0 + 1, len(s.history)):
                 r, t = pre.progress()
                 self._record(k, r, t, pre.describe(s.history[k]))
                 _advance(pre, s.history[k])
-        if last is not None and last != last_before:
-            self._recent.append((f"{trick} — {rnd}" if rnd and trick else trick or "Trick", last))
+
+    def _moment(self, ended: str, coming: str, state) -> None:
+        """Keep the end of a round as a moment of its own: the table as the round left it (`state`, seen from
+        the human's seat), its result in words (`round_result`), what happened in it since the human's last
+        move; what follows (the next deal, the bots' moves) is told after it."""
+        view = state.view(self.human)
+        result = state.round_result()
+        box = (f"<div class='ck-moment' role='status'><div class='ck-moment-title'>{escape(ended)} is over</div>"
+               + (f"<p>{escape(result)}</p>" if result else "") + "</div>")
+        self._moments.append({"ended": ended, "coming": coming, "result": result,
+                              # the table as the round left it, its result right above the button that goes on
+                              "html": table_html(view, bottom=self.human, recent=self._recent) + box,
+                              "since": list(self._since)})
+        self._since, self._recent = [], []
+
+    def _focus(self) -> None:
+        """Bring the keyboard focus back to where the player acts next: the button that goes on from a
+        moment, the first card he may play, or the first choice below the hand (a widget's own `focus`, a
+        message the page's widget manager carries out: no page script)."""
+        target = None
+        if self._moments:
+            target = self._next
+        elif self.state.current_player == self.human:
+            target = next((b for b in self._hand.children if "ck-playable" in b._dom_classes), None) \
+                or next(iter(self._actions.children), None)
+        if target is not None:
+            target.focus()
+
+    def next_round(self) -> None:
+        """Go on from the moment at the end of a round: to the next moment, or to the game as it stands."""
+        if self._moments:
+            self._moments.pop(0)
+        self._msg.value = ""
+        self._refresh()
+        self._focus()
 
     def _run_bots(self) -> None:
         """The bots move until it is the human's turn. Before a bot that thinks for a while (the expert)
@@ -477,12 +560,13 @@ class PlayTable(w.VBox):
             self._show_error(f"✗ {e.why} (rule {e.rule})")
             self._refresh()
             return False
-        self._since, self._recent = [], []
+        self._since, self._recent, self._moments = [], [], []
         self._close_question()
         self._step(a)
         self._msg.value = ""
         self._run_bots()
         self._refresh()
+        self._focus()
         return True
 
     def undo(self) -> None:
@@ -501,11 +585,12 @@ class PlayTable(w.VBox):
         if self._undo_rng is None:
             self._undo_rng = Rng(int.from_bytes(os.urandom(8), "big"))
         self.state = s.resample(self.human, self._undo_rng)
-        self._since, self._recent = ["Your move was taken back."], []
+        self._since, self._recent, self._moments = ["Your move was taken back."], [], []
         self._close_question()
         self._note("Taken back. The cards you have not seen were shuffled again, so the next play may go "
                    "differently.")
         self._refresh()
+        self._focus()
 
     def hint(self, playouts: int | None = None) -> None:
         """What the expert would play and why, then the cards the human may play and what each would do
@@ -553,7 +638,7 @@ class PlayTable(w.VBox):
             names = ", ".join(f"<b>{escape(c.label)}</b>" for c, _ in cards)
             items.append(f"<li>{names} may not be played now: {escape(why)} (rule {escape(rule)})</li>")
         head = self._expert_says(s, legal, estimates)
-        odds = "".join(f"<li>{escape(o.label)}: <b>{escape(o.text())}</b></li>" for o in s.advice(self.human))
+        odds = "".join(f"<li>{escape(o.label)}: {odds_figure(o)}</li>" for o in s.advice(self.human))
         odds = (f"<div><b>The odds</b> (exact, counted over the cards you have not seen):<ul>{odds}</ul></div>"
                 if odds else "")
         self._msg.value = self._links(f"<div class='ck-hint' role='status'><b>Hint</b>{head}<div>What each "
@@ -572,9 +657,10 @@ class PlayTable(w.VBox):
         return expert.analyse(sample)
 
     def _gain(self, x: float, unit: str = "points", less: bool = False) -> str:
-        """An expected gain (or with `less`, loss) in words: "about 0.8 points more" or "1.3 units less" in
-        the game's units (what the scores count), or where the expert plays to win (`unit` "win") "about 5
-        more wins in 100 games"."""
+        """An expected gain (or with `less`, loss) in words, in the unit the expert weighs a move by: the
+        lead of the human's side over the other side(s) — its points (money) minus theirs, so a trick that
+        goes to you instead of your opponent counts twice — "about 8.6 points more in your lead over your
+        opponent"; or where it plays to win (`unit` "win") "about 5 more wins in 100 games"."""
         x = abs(x)
         if unit == "win":
             n = max(1, round(100 * x))
@@ -582,7 +668,25 @@ class PlayTable(w.VBox):
         score = self.state.view(self.human).seats[self.human].score
         u = "unit" if "unit" in score else "point"
         amount = f"{x:.1f} {u}" if f"{x:.1f}" == "1.0" else f"{x:.1f} {u}s"
-        return f"{amount} less" if less else f"about {amount} more"
+        return f"{amount} less in {self._lead_words()}" if less else f"about {amount} more in {self._lead_words()}"
+
+    def _lead_words(self) -> str:
+        """Whose lead over whom the expert weighs: "your lead over your opponent", "your side's lead over the
+        other side", "your lead over the others (on average)"."""
+        sides = self.game.sides()
+        mine = next(s for s in sides if self.human in s)
+        others = [s for s in sides if s is not mine]
+        whose = "your side's lead" if len(mine) > 1 else "your lead"
+        if len(others) == 1:
+            return f"{whose} over {'the other side' if len(others[0]) > 1 else 'your opponent'}"
+        return f"{whose} over the others (on average)"
+
+    def _unit_note(self, unit: str) -> str:
+        """A line saying what the figures count (the points that decide the game are counted both ways)."""
+        if unit == "win":
+            return ""
+        return (f" <small>(The expert weighs a move by {self._lead_words()}: your points minus theirs, so "
+                "points that go to you instead of to them count twice.)</small>")
 
     def _expert_says(self, s, legal, estimates) -> str:
         """The Hint's first lines: the expert's choice, what it expects over the next best, and why."""
@@ -592,15 +696,14 @@ class PlayTable(w.VBox):
         best, second = estimates[0], estimates[1]
         a, b = by_text.get(best.text, best.action), by_text.get(second.text, second.action)
         gap = best.mean - second.mean
-        side = " for your side" if any(len(x) > 1 and self.human in x for x in self.game.sides()) else ""
         other = _named(b)
         if _no_difference(gap, best):
             expect = f"It sees no real difference between it and {other}."
         elif _within_noise(best, second):
-            expect = (f"It sees little between it and {other}: {self._gain(gap, best.unit)}{side}, which "
+            expect = (f"It sees little between it and {other}: {self._gain(gap, best.unit)}, which "
                       "is within its margin of error.")
         else:
-            expect = (f"It expects {self._gain(gap, best.unit)}{side} than with your next best "
+            expect = (f"It expects {self._gain(gap, best.unit)} than with your next best "
                       f"choice, {other}.")
         tried = (f"It dealt the cards you have not seen anew {plural(best.samples, 'time')} and played each "
                  "choice out.")
@@ -624,8 +727,8 @@ class PlayTable(w.VBox):
         s = self.state
         if s.current_player != self.human:
             return "<div class='ck-odds'><b>Odds</b> — shown when it is your turn.</div>"
-        rows = "".join(f"<tr><td>{escape(o.label)}</td><td><b>{escape(o.text())}</b></td>"
-                       f"<td><small>{escape(o.note)}</small></td></tr>" for o in s.advice(self.human))
+        rows = "".join(f"<tr><td>{escape(o.label)}" + (f"<br><small>{escape(o.note)}</small>" if o.note else "")
+                       + f"</td><td class='ck-odds-fig'>{odds_figure(o)}</td></tr>" for o in s.advice(self.human))
         body = f"<table class='ck-table'>{rows}</table>" if rows else "<p>No figures for this decision.</p>"
         return (f"<div class='ck-odds' role='status'><b>Odds</b> — exact, counted over the cards you have not "
                 f"seen:<div class='ck-scroll-x'>{body}</div></div>")
@@ -684,10 +787,14 @@ class PlayTable(w.VBox):
         return b
 
     def _click_action(self, i: int) -> None:
+        if self._moments:                        # the moment's own button goes on; the game's wait
+            return
         if 0 <= i < len(self._actions.children):
             self.play(self._action_texts[i])
 
     def _click_card(self, i: int) -> None:
+        if self._moments:
+            return
         hand = self.state.view(self.human).seats[self.human].hand
         if not 0 <= i < len(hand):
             return
@@ -709,14 +816,29 @@ class PlayTable(w.VBox):
         return "won" if self.human in winners else "lost"
 
     def _refresh(self, thinking: bool = False) -> None:
-        """Show the state; `thinking`: while a bot thinks, with the hand's buttons off."""
+        """Show the state; `thinking`: while a bot thinks, with the hand's buttons off. While the end of a
+        round waits to be looked at, that moment is shown instead, with one button to go on."""
+        if self._moments and not thinking and not self.state.is_terminal():
+            m = self._moments[0]
+            announce = happened_html(m["since"])
+            self._table.value = self._links(m["html"])
+            self._happened.value = self._links(announce)
+            self._hand.children = []
+            more = len(self._moments) - 1
+            coming = f"{m['coming'][:1].lower()}{m['coming'][1:]}"
+            # the next round was played to its end without the human (a coup he banked): see it, then play on
+            self._next.description = f"See {coming} ▸" if more else f"Play {coming} ▸"
+            self._actions.children = [self._next]
+            self._undo.disabled = not any(c < len(self.state.history) for c in self._checkpoints)
+            self._hint.disabled = True
+            self._show_log()
+            self._show_review_button()
+            return
         s = self.state
         view = s.view(self.human)
         my_turn = s.current_player == self.human and not thinking
         faces = hand_faces(s, self.human)
-        since = "".join(f"<li>{escape(x)}</li>" for x in self._since)
-        announce = (f"<div class='ck-announce ck-live' aria-live='polite'><b>What happened</b><ol>{since}</ol></div>"
-                    if since else "")
+        announce = happened_html(self._since)
         caption = f"<b>Your hand</b> — click a card to {escape(view.hand_action or 'play it')}" + \
             ((" (the cards you may choose are outlined in green):" if view.hand_action else
               " (the cards you may play are outlined in green):") if my_turn else ":")
@@ -726,9 +848,17 @@ class PlayTable(w.VBox):
             caption = "<b>Your hand</b> (no card to click now: choose below):"   # e.g. a stake to place
         if caption:
             caption += faces_caption(faces)
-        self._table.value = self._links(table_html(view, bottom=self.human, hand_elsewhere=True,
-                                                   recent=self._recent, outcome=self.outcome()) + announce
-                                        + self.odds_html()) + caption
+        last = ""
+        if s.is_terminal():                      # the game is over: the last rounds' results lead the table
+            results = [m["result"] for m in self._moments if m["result"]] + [s.round_result()]
+            results = [r for r in dict.fromkeys(results) if r]
+            if results:
+                last = ("<div class='ck-moment' role='status'><div class='ck-moment-title'>The last result"
+                        f"{'s' if len(results) > 1 else ''}</div>" + "".join(f"<p>{escape(r)}</p>" for r in results)
+                        + "</div>")
+        self._table.value = self._links(last + table_html(view, bottom=self.human, hand_elsewhere=True,
+                                                          recent=self._recent, outcome=self.outcome())) + caption
+        self._happened.value = self._links(announce + self.odds_html())
         hand = view.seats[self.human].hand
         playable = {a.card for a in view.legal if a.card is not None}
         marks = [("ck-playable",) if my_turn and c in playable else ("ck-unplayable",) if my_turn else ()
@@ -743,6 +873,30 @@ class PlayTable(w.VBox):
         self._hint.disabled = not my_turn
         self._show_log()
         self._show_review_button()
+        if not thinking:
+            self._keep()
+
+    def _keep(self) -> None:
+        """On the site, keep the game for this visitor (`kept_game`): should the table close (the culler
+        shuts a kernel left alone for five minutes) or the page be reloaded, the page offers it again. The
+        whole record is kept in the server's folder, never sent to the page; files older than
+        `KEEP_SECONDS` are removed."""
+        f = _kept_file(self.game_name)
+        if f is None or not self._kept:
+            return
+        data = {"saved": time.time(), "human": self.human, "bot": self._bot_name,
+                "record": self.state.to_record().dumps()}
+        try:
+            tmp = f.with_name(f.name + ".tmp")
+            tmp.write_text(json.dumps(data), encoding="utf-8")
+            os.chmod(tmp, 0o600)
+            tmp.replace(f)
+            now = time.time()
+            for old in f.parent.glob("*.json"):
+                if now - old.stat().st_mtime > KEEP_SECONDS:
+                    old.unlink(missing_ok=True)
+        except OSError:
+            pass
 
 
     # the review ---------------------------------------------------------------------------------------
@@ -830,12 +984,10 @@ class PlayTable(w.VBox):
     def _show_review(self, found, agreed: int, n: int) -> None:
         """The review's lists (the clear differences, then the close calls folded away), a menu of their
         moves and the replay from the human's view."""
-        side = " for your side" if any(len(x) > 1 and self.human in x for x in self.game.sides()) else ""
-
         def item(f) -> str:
             where = f" ({escape(f['where'])})" if f["where"] else ""
             return (f"<li><b>Step {f['step']}</b>{where}: you chose {_named(f['played'])}; the expert would have "
-                    f"chosen {_named(f['expert'])}, expecting {self._gain(f['gain'], f['unit'])}{side}.</li>")
+                    f"chosen {_named(f['expert'])}, expecting {self._gain(f['gain'], f['unit'])}.</li>")
         clear = [f for f in found if not f["close"]]
         close = [f for f in found if f["close"]]
         body = (f"<b>Your game, reviewed by the expert.</b> It looked at your {plural(n, 'decision')} (every "
@@ -846,7 +998,7 @@ class PlayTable(w.VBox):
         elif not found:
             body += "It agrees with every one of them."
         else:
-            body += f"It agrees with {agreed} of them."
+            body += f"It agrees with {agreed} of them." + self._unit_note(found[0]["unit"])
             if clear:
                 body += (f" Where it would clearly have played differently (step by step in the replay below):"
                          f"<ol>{''.join(item(f) for f in clear)}</ol>")
@@ -887,6 +1039,67 @@ class PlayTable(w.VBox):
                      f"<div class='ck-scroll-x'>{table.html()}</div>"
                      f"{record_link(s, f'{self.game_name}-game.json')}</div>")
         self._log.value = f"<div class='ck-logbox'><div>{body}</div></div>"
+
+
+KEEP_SECONDS = 3600       # the site keeps a visitor's table this long after its last change (see `kept_game`)
+
+
+def _kept_file(game: str) -> Path | None:
+    """Where the site keeps this visitor's table of `game`: the folder the server gives its kernels
+    (CARDKIT_TABLES) and the visitor's key (HTTP_X_CARDKIT_VISITOR, an HMAC the server makes of the
+    visitor's anonymous identity: cardkit/voila_template/site_app.py). None anywhere else (a notebook, a
+    test, the static site): nothing is kept there."""
+    folder, key = os.environ.get("CARDKIT_TABLES"), os.environ.get("HTTP_X_CARDKIT_VISITOR", "")
+    if not folder or not re.fullmatch(r"[0-9a-f]{64}", key) or not re.fullmatch(r"[a-z0-9_]+", game):
+        return None
+    return Path(folder) / f"{key}-{game}.json"
+
+
+def kept_game(game: str) -> dict | None:
+    """The visitor's table of `game` as the site kept it (within `KEEP_SECONDS`): {"saved", "record",
+    "human", "bot"}, or None. It lives in the server's folder; only the table's view of it reaches a page."""
+    f = _kept_file(game)
+    try:
+        data = json.loads(f.read_text(encoding="utf-8")) if f is not None else None
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or time.time() - data.get("saved", 0) > KEEP_SECONDS:
+        return None
+    return data
+
+
+HAPPENED_LINES = 12        # "What happened" shows at most this many of the latest lines (the log has them all)
+
+
+def happened_html(lines: list[str]) -> str:
+    """What happened since the human's last move, the latest `HAPPENED_LINES` lines (a long run of the bots'
+    moves, as a Faro deal dealt out after "no more stakes", is in the game log below), in a live region."""
+    if not lines:
+        return ""
+    shown = lines[-HAPPENED_LINES:]
+    skipped = len(lines) - len(shown)
+    start = f" start='{skipped + 1}'" if skipped else ""
+    more = (f"<p class='ck-more'><small>{plural(skipped, 'earlier line')} since your move: in the game log "
+            "below.</small></p>" if skipped else "")
+    items = "".join(f"<li>{escape(x)}</li>" for x in shown)
+    return (f"<div class='ck-announce ck-live' aria-live='polite'><b>What happened</b>{more}<ol{start}>{items}</ol>"
+            "</div>")
+
+
+def later(seconds: float, fn) -> None:
+    """Call `fn` after `seconds` on the kernel's event loop (Jupyter's and Pyodide's alike); nothing where no
+    loop runs (a script, a test)."""
+    import asyncio
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        try:
+            loop = asyncio.get_event_loop()
+        except RuntimeError:
+            return
+        if not loop.is_running():
+            return
+    loop.call_later(seconds, fn)
 
 
 def _advance(state, action) -> None:
@@ -931,7 +1144,7 @@ class Play(w.VBox):
     arguments are `PlayTable`'s, checked at once (a bad game or option fails where the page is built)."""
 
     def __init__(self, game: str, **table_args):
-        table_keys = ("human", "bot", "seed", "show_options")
+        table_keys = ("human", "bot", "seed", "show_options", "keep")
         cls = cardkit.game_class(game)
         game_ = cls(**{k: v for k, v in table_args.items() if k not in table_keys})   # the options, checked now
         if "bot" in table_args and table_args["bot"] not in bots_for(game_):
@@ -941,15 +1154,62 @@ class Play(w.VBox):
                        tooltip=f"deal a game of {cls.title} and play it against the computer")
         start.add_class("ck-play-start")
         start.on_click(lambda _: self.start())
+        children = [start]
+        kept = kept_game(game) if table_args.get("keep", True) else None
+        if kept is not None:        # the visitor's game from before the table closed (or a reload)
+            try:
+                state = cardkit.Record.loads(kept["record"]).final_state()
+            except (CardkitError, KeyError, TypeError, ValueError):
+                state = None
+            if state is not None:
+                ago = max(1, round((time.time() - kept["saved"]) / 60))
+                where = " · ".join(x for x in state.progress() if x)
+                what = "finished" if state.is_terminal() else "in progress" + (f" ({where})" if where else "")
+                note = HTML(f"<div class='ck-note ck-kept' role='status'>Your game of {escape(cls.title)} from "
+                            f"{plural(ago, 'minute')} ago, {escape(what)}, was kept: the table closes when the page "
+                            "is left alone for five minutes, and a reload starts the page anew. Go back to it, "
+                            "or deal new cards.</div>")
+                back = Button(description="Back to your game ▸", button_style="primary",
+                              tooltip="the game as you left it: the same cards, the same moves")
+                back.add_class("ck-play-resume")
+                back.on_click(lambda _: self.resume())
+                start.description, start.button_style = "Deal new cards ▸", ""
+                children = [note, Box([back, start])]
         # in the static site the computer's cards are dealt in the visitor's own browser: say so, in plain words
         self._practice = [HTML(PRACTICE_NOTE)] if STATIC_SITE else []
-        super().__init__([start, *self._practice], layout=shared("layout"))
+        super().__init__([*children, *self._practice], layout=shared("layout"))
 
     def start(self) -> "PlayTable":
         """Deal and show the table (once; later calls return the same table)."""
         if self.table is None:
             self.table = PlayTable(self.game_name, **self._args)
             self.children = [self.table, *self._practice]
+            # the button that had the focus is gone: give it to the table's first choice once the page has
+            # built the table's views (their models are new, so a focus sent at once would find no view)
+            later(0.8, self.table._focus)
+        return self.table
+
+    def resume(self) -> "PlayTable | None":
+        """The visitor's kept game (`kept_game`) at a table, as it was left: the log narrated anew, Undo back
+        to each of the player's decisions in it. Nothing of it but the table's view goes to the page."""
+        if self.table is not None:
+            return self.table
+        kept = kept_game(self.game_name)
+        try:
+            record = cardkit.Record.loads(kept["record"])
+            state = record.final_state()
+        except (CardkitError, KeyError, TypeError, ValueError):
+            return self.start()           # gone meanwhile: a new game
+        args = {k: v for k, v in self._args.items() if k not in ("seed",)}
+        args.update(record.options)
+        args["human"], args["bot"] = kept.get("human", 0), kept.get("bot", args.get("bot", "rule-based"))
+        args["keep"] = False              # (the table's own first deal must not replace the kept game)
+        self.table = PlayTable(self.game_name, **args)
+        self.table.load(state)
+        self.table._kept = self._args.get("keep", True)
+        self.table._keep()
+        self.children = [self.table, *self._practice]
+        later(0.8, self.table._focus)
         return self.table
 
 

@@ -57,6 +57,8 @@ CSS = """<style>
 .ck-played{display:inline-flex;flex-direction:column;align-items:center;font-size:11px;color:#333}
 .ck-piles{display:flex;gap:18px;flex-wrap:wrap;margin:6px 0;padding:6px;border-top:1px dashed #bbb;border-bottom:1px dashed #bbb}
 .ck-pile-name{font-size:12px;color:#333}
+.ck-piles.ck-placed{flex-wrap:nowrap;gap:10px}.ck-placed>div{flex:1 1 0;min-width:0}
+.ck-placed>.ck-place-middle{text-align:center}.ck-placed>.ck-place-right{text-align:right}
 .ck-status{font-weight:bold;margin-top:4px}
 .ck-result{font-size:16px;font-weight:bold;color:#1b5e20}
 .ck-error{color:#b71c1c;font-weight:bold}
@@ -69,14 +71,16 @@ CSS = """<style>
 table.ck-table td, table.ck-table th{border:1px solid #ccc;padding:3px 6px;font-size:13px}
 .ck-around{display:grid;gap:6px;grid-template-columns:minmax(0,1fr) minmax(0,2fr) minmax(0,1fr);
   grid-template-areas:". top ." "left center right" "bottom bottom bottom" "status status status"}
-.ck-around>.ck-pos-top{grid-area:top}.ck-around>.ck-pos-left{grid-area:left}
+.ck-around>.ck-top-row{grid-area:top;display:flex;gap:6px;min-width:0}.ck-around>.ck-pos-left{grid-area:left}
 .ck-around>.ck-pos-right{grid-area:right}.ck-around>.ck-pos-bottom{grid-area:bottom}
+.ck-top-row>.ck-seat{flex:1 1 0;min-width:0;margin:0}
+.ck-around .ck-seat{min-width:0;overflow-wrap:anywhere}
 .ck-around>.ck-center{grid-area:center;min-width:0}.ck-around>.ck-status,.ck-around>.ck-result{grid-area:status}
-.ck-around>.ck-seat{border:2px solid transparent;background:#fbfdf9;align-self:start}
-.ck-around>.ck-seat.ck-current{border-color:#e0a800;background:#fff3c4;box-shadow:0 0 0 3px #ffe08a}
+.ck-around .ck-seat{border:2px solid transparent;background:#fbfdf9;align-self:start}
+.ck-around .ck-seat.ck-current{border-color:#e0a800;background:#fff3c4;box-shadow:0 0 0 3px #ffe08a}
 .ck-turn{display:inline-block;background:#e0a800;color:#000;border-radius:10px;padding:0 7px;font-size:12px;font-weight:bold}
 .ck-back-count{font-size:13px;color:#333;margin-left:4px}
-.ck-since{border-top:1px dashed #bbb;margin-top:6px;padding-top:4px}
+.ck-since{border-bottom:1px dashed #bbb;margin-bottom:6px;padding-bottom:4px}
 .ck-since-title{font-size:12px;font-weight:bold;color:#333}
 .ck-since .ck-pile-note,.ck-pile-note{font-size:12px;color:#333}
 .ck-status{font-size:15px}.ck-status.ck-yours{color:#0d47a1}
@@ -95,8 +99,16 @@ table.ck-table td, table.ck-table th{border:1px solid #ccc;padding:3px 6px;font-
 .ck-play .widget-toggle-buttons .widget-toggle-button{width:auto}
 .ck-logbox .ck-trick-no{font-weight:bold;font-size:12px;color:#555;margin-top:4px}
 .ck-logbox ol{margin:0 0 2px;padding-left:1.4em;font-size:13px}
+.ck-logbox ol.ck-log{max-height:none;overflow:visible}
+.ck-moment{border:2px solid #2e7d32;background:#f1f8e9;border-radius:8px;padding:6px 12px;margin:6px 0;
+  max-width:980px;box-sizing:border-box;font-size:15px}
+.ck-moment p{margin:4px 0}.ck-moment-title{font-size:17px;font-weight:bold;color:#1b5e20}
+.ck-play .widget-button.ck-next{font-size:15px;padding:0 16px}
 .ck-review{border:1px solid #c8e6c9;background:#f6fbf6;border-radius:6px;padding:6px 10px;margin:6px 0}
 .ck-card.ck-playable{box-shadow:0 0 0 3px #2e7d32 !important}
+.ck-play .widget-hbox:has(>.ck-card){gap:8px;padding:6px 4px}
+.ck-play .ck-card.widget-button:focus-visible,.ck-play .ck-card.widget-button:focus{position:relative;z-index:3;
+  outline:4px solid #0d47a1 !important;outline-offset:4px;box-shadow:0 0 0 3px #2e7d32,0 0 0 8px #fff !important}
 .ck-card.ck-unplayable{opacity:.55}
 .ck-play .ck-card.widget-button.ck-face-down,.ck-play .ck-card.widget-button.ck-face-up{line-height:1.1;padding:0}
 .ck-play .ck-card.ck-face-down::after,.ck-play .ck-card.ck-face-up::after{display:block;font-size:10px;
@@ -137,6 +149,9 @@ table.ck-table td.ck-changed,table.ck-table th.ck-changed,.ck-legend .ck-changed
 .ck-fact b{color:#333}
 .ck-odds{font-size:14px;border-left:4px solid #ce93d8;background:#fbf5fc;padding:4px 8px;margin:4px 0;max-width:980px}
 .ck-odds td{overflow-wrap:anywhere}
+.ck-exact summary{cursor:pointer;list-style-position:inside}
+.ck-odds td.ck-odds-fig{white-space:nowrap;overflow-wrap:normal}.ck-odds td small{color:#555}.ck-exact[open] summary{margin-bottom:2px}
+.ck-hint .ck-exact{display:inline-block;vertical-align:top}
 .ck-cited{background:#fff8e1;border-radius:2px;color:inherit}
 .ck-cited:target{background:#ffd54f;outline:2px solid #e0a800;scroll-margin-top:30vh}
 .ck-source-text{white-space:pre-wrap;font-family:Georgia,serif;font-size:15px;line-height:1.5;max-width:52em;
@@ -158,7 +173,10 @@ a.ck-page-link,.ck-games a{color:#0d47a1}
   .ck-around{grid-template-columns:minmax(0,1fr) minmax(0,1fr);
     grid-template-areas:"top top" "left right" "center center" "bottom bottom" "status status"}
   .ck-table{padding:4px}
-  .ck-play .ck-card.widget-button{width:52px;min-width:52px;height:74px !important}
+  .ck-play .ck-card.widget-button{width:46px !important;min-width:46px;height:64px !important;font-size:17px}
+  .ck-play .widget-hbox:has(>.ck-card){gap:6px;padding:5px 3px}
+  .ck-around .ck-seat{padding:2px 5px;margin:2px 0}
+  .ck-play .ck-card.ck-face-down::after,.ck-play .ck-card.ck-face-up::after{font-size:9px;margin-top:2px}
   /* the landing page's ranking: one card per rule instead of seven narrow columns */
   table.ck-impact-rank,.ck-impact-rank tbody,.ck-impact-rank tr,.ck-impact-rank td,.ck-impact-rank tbody th{
     display:block;text-align:left !important}
@@ -196,8 +214,13 @@ def played_html(cards, width: int = 44) -> str:
         f"<span class='ck-played'>{card_svg(c, width)}<small>{escape(o)}</small></span>" for o, c in cards) + "</span>"
 
 
-_POSITIONS = {1: ["bottom"], 2: ["bottom", "top"], 3: ["bottom", "left", "right"],
-              4: ["bottom", "left", "top", "right"]}
+def seat_positions(n: int) -> list[str]:
+    """Where each seat sits, counted from the viewer (at the bottom) in the order of play: the next player
+    on the left, the last before the viewer on the right, everyone between them across the top, left to
+    right (one seat opposite with four players, two with five, …). Any number of seats has a place."""
+    if n <= 2:
+        return ["bottom", "top"][:n]
+    return ["bottom", "left", *["top"] * (n - 3), "right"]
 
 
 def _seat_box(seat, pos: str, width: int, hand_elsewhere: bool) -> str:
@@ -248,21 +271,34 @@ def table_html(view, bottom: int = 0, width: int = 44, hand_elsewhere: bool = Fa
     `recent`: the tricks completed since the viewer's last move, as (title, Pile), shown in the middle in
     place of the last trick; `outcome`: "won", "lost" or "draw" for the viewer (colours the result)."""
     n = len(view.seats)
-    pos = _POSITIONS.get(n)
+    pos = seat_positions(n)
     parts = [facts_html(view.facts), f"<div class='ck-table ck-around ck-n{n}'>"]
+    top = []                     # the seats across the top share one row of the grid, side by side
     for k in range(n):
         seat = view.seats[(bottom + k) % n]
-        where = pos[k] if pos else ("bottom" if k == 0 else "top")
-        parts.append(_seat_box(seat, where, width, hand_elsewhere and k == 0))
+        crowded = pos[k] == "top" and pos.count("top") > 1      # several seats across the top: smaller cards
+        box = _seat_box(seat, pos[k], min(width, 34) if crowded else width, hand_elsewhere and k == 0)
+        if pos[k] == "top":
+            top.append(box)
+        else:
+            parts.append(box)
+    if top:
+        parts.append(f"<div class='ck-top-row'>{''.join(top)}</div>")
     center = [p for p in view.piles if p.kind not in ("won", "last-trick", "aside") and not p.name.startswith("Won by")]
     last = [p for p in view.piles if p.kind == "last-trick"]
-    mid = "<div class='ck-piles'>" + "".join(_pile_box(p, width) for p in center)
-    if not recent:
-        mid += "".join(_pile_box(p, width) for p in last)
-    mid += "</div>"
-    if recent:
+    mid = ""
+    if recent:               # the tricks completed since, first: the trick in play stays next to the hand
         mid += ("<div class='ck-since'><div class='ck-since-title'>Since your last move</div><div class='ck-piles'>"
                 + "".join(_pile_box(p, 34, title) for title, p in recent) + "</div></div>")
+    placed = sorted((p for p in center if p.place), key=lambda p: ("left", "middle", "right").index(p.place))
+    if placed:               # piles the rules set side by side: in their order, in one row at any width
+        mid += "<div class='ck-piles ck-placed ck-now'>" + "".join(
+            f"<div class='ck-place-{p.place}'>{_pile_box(p, width)}</div>" for p in placed) + "</div>"
+    now = "".join(_pile_box(p, width) for p in center if not p.place)
+    if not recent:
+        now += "".join(_pile_box(p, width) for p in last)
+    if now:
+        mid += f"<div class='ck-piles ck-now'>{now}</div>"
     parts.append(f"<div class='ck-center'>{mid}</div>")
     won = [p for p in view.piles if p.kind == "won" or p.name.startswith("Won by")]
     if view.terminal:

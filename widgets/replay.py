@@ -31,7 +31,7 @@ def replay_states(record: Record, *, own_narration: bool = True, every_step: boo
             line = own.get(str(i)) or ("" if every_step else state.describe(action))
             state.apply(action)
         except CardkitError as e:
-            error = f"Under these options the record stops at step {i + 1} ({text[:30]}): {e}"
+            error = stop_words(record, i, e)
             break
         if every_step:
             # with a copy of every step at hand, a move is narrated as the play table's log and
@@ -71,8 +71,36 @@ def final_state(record: Record, **override):
         try:
             state.apply(state.parse_action(text))
         except CardkitError as e:
-            return state, f"Under these options the record stops at step {i + 1} ({text[:30]}): {e}"
+            return state, stop_words(record, i, e)
     return state, ""
+
+
+def stop_words(record: Record, i: int, e: Exception) -> str:
+    """Where an example cannot go on under another reading, in plain words: its next move (by the words of
+    the table's buttons, as the example's own reading has it) and why this reading does not allow it, with
+    the rule — never the move's record notation."""
+    from cardkit import IllegalActionError
+    label = record.actions[i]
+    try:
+        own = record.load_game().blank_state()
+        for text in record.actions[:i]:
+            own.apply(own.parse_action(text))
+        found = next((a for a in own.legal_actions() if a.text == record.actions[i]), None)
+        if found is not None:
+            who = own.game.player_names()[own.current_player] if own.current_player >= 0 else ""
+            label = f"{who}: {found.label}" if who else found.label
+    except CardkitError:
+        pass
+    if isinstance(e, IllegalActionError) and e.rule == "protocol":
+        why = "under this reading a new deal comes first, so the example's cards no longer fit"
+    elif isinstance(e, IllegalActionError) and e.rule == "end":
+        why = "under this reading the game is already over"
+    elif isinstance(e, IllegalActionError):
+        why = f"{e.why} [{e.rule}]"
+    else:
+        why = str(e)
+    return (f"Under this reading the example cannot go on at step {i + 1}: its next move, “{label}”, is not "
+            f"allowed — {why}.")
 
 
 def load_record(game_or_record, example: str | None = None) -> Record:
@@ -111,8 +139,9 @@ class Replay(w.VBox):
         super().__init__([self._narr], layout=shared("layout"))
         self.add_class("ck-replay")
         if lazy:
-            preview, _ = final_state(Record(self.record.game, self.record.options, self.record.actions[:1]),
-                                     **override)
+            opening = self.record.meta.get("start", 1)
+            preview, _ = final_state(Record(self.record.game, self.record.options,
+                                            self.record.actions[:max(1, opening)]), **override)
             self._narr.value = self._head + (view_html(preview.view(viewer)) if preview is not None else "")
             start = Button(description="Step through ▸", tooltip="step forward and back through this game")
             start.on_click(lambda _: self.start())
@@ -139,7 +168,9 @@ class Replay(w.VBox):
         self.children = [w.HBox([self._first, self._prev, self._slider, self._next, self._last], layout=shared("wrap")),
                          self._narr]
         self.set_options(**self._override)
-        if len(self.states) > 1 and self.record.actions[0].startswith("deal:"):
+        if "start" in self.record.meta:  # where the example's story begins (the rounds before set the scores)
+            self.go(min(self.record.meta["start"], len(self.states) - 1))
+        elif len(self.states) > 1 and self.record.actions[0].startswith("deal:"):
             self.go(1)   # open on the dealt cards, not on an empty table
 
     def set_options(self, **override) -> None:

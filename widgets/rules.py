@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import base64
+import copy
 import re
 from html import escape
 
@@ -69,16 +70,22 @@ def impact_html(game: str, rule) -> str:
     where = f" {s['base_why'][0].upper()}{s['base_why'][1:]}." if s["base_why"] else ""
     how = (f"{s['games']:,} games for each reading, dealt alike and played by the kit's rule-based players: "
            f"each deal is played under the kit's default and under the other reading, and the games are "
-           f"compared step by step.{where} “It comes up”: the two games part at some point (other choices "
-           f"open, another card taken, other points, or a player who decides otherwise). Once they part, the rest "
-           f"of a game may also go another way by the luck of the cards, and “changes the winner” counts that "
-           f"too; whether a reading favours a player shows in the win shares. The spread is the standard "
-           f"deviation; the interval is 95 %." + (f" {s['edge_how']}" if s["edge_how"] else ""))
+           f"compared step by step.{where} Every figure is in 100 (games, or units staked). Whether a reading "
+           f"favours anyone is the shift in the odds: {s['side0']}'s chance of winning (and the first player's, "
+           f"where another seat moves first), and in a banking game the bank's edge, under the other reading "
+           f"against the default, with its 95 % interval (from the spread of the paired games, 500 at a time). "
+           f"“It comes up”: the two games part at some point (other choices open, another card taken, other "
+           f"points, or a player who decides otherwise). Once they part, the rest of a game may go another way "
+           f"by the luck of the cards, and “changes the winner” counts that too: it says how much a reading "
+           f"changes the course of games, not whom it favours. The spread is the standard deviation."
+           + (f" {s['edge_how']}" if s["edge_how"] else ""))
     figure = f"<div class='ck-impact-plot'>{plot_img(plot, impact.alt_text(s))}</div>" if plot else ""
+    note = impact.ahead_but_behind(s)
+    note = f"<p class='ck-impact-note'>{escape(note)}</p>" if note else ""
     return (f"<div class='ck-impact'><h4>Does it matter?</h4>"
             f"<p class='ck-impact-sentence'>{escape(impact.sentence(s))}</p>{figure}"
             f"<div class='ck-scroll-x'><table class='ck-table ck-impact-table'><caption>Each reading's own "
-            f"games</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
+            f"games</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>{note}"
             f"<p class='ck-legend'><small>{escape(how)}</small></p></div>")
 
 
@@ -104,18 +111,84 @@ def compare_readings(record, rule, href=None, **options) -> str:
     runs = [replay_states(record, own_narration=False, every_step=False, **{**options, rule.option: rd.value}) for rd in rule.readings]
     n = min(len(lines) for _, lines, _ in runs)
     first = next((i for i in range(n) if len({lines[i] for _, lines, _ in runs}) > 1), None)
+    parted = first_parting(record, rule, options)
+    if parted is not None:        # where the games part: that step, narrated with what it brought about
+        first, told = parted
+        runs = [(states, lines[:first] + [told[k]] + lines[first + 1:], err)
+                for k, (states, lines, err) in enumerate(runs)]
+    finals = [states[-1] if states else None for states, _, _ in runs]
+    outcomes = [escape(outcome_text(s)) if s is not None else "" for s in finals]
+    same = len(set(outcomes)) == 1 and outcomes[0]
+    held = hands_differ(finals)
+    if any(err for _, _, err in runs):
+        held = [""] * len(held)      # a reading the example cannot finish: its cards say nothing of the switch
+    if first is not None and sum(x.count(",") + x.count(";") + bool(x) for x in held) > 2 * len(held) + 4:
+        held = [""] * len(held)     # the step above says it; every hand differing is no help
     cells = []
-    for rd, (states, lines, err) in zip(rule.readings, runs):
+    for k, (rd, (states, lines, err)) in enumerate(zip(rule.readings, runs)):
         default = " <small>(the kit's default)</small>" if rd.value == rule.default else ""
         out = [f"<b>{escape(rd.label)}</b>{default}"]
         if first is not None:
             out.append(f"<span class='ck-changed-step'>Step {first + 1}: {link(escape(lines[first]))}</span>")
-        if states:
-            out.append(escape(outcome_text(states[-1])))
+        if held[k]:                # the consequence where the narration does not show it: who holds which cards
+            out.append(f"<span class='ck-changed-step'>Where the example stops: {escape(held[k])}.</span>")
+        if states and not same:
+            out.append(outcomes[k])
         if err:
             out.append(f"<small>{link(escape(err))}</small>")
         cells.append("<div>" + "<br>".join(out) + "</div>")
-    return f"<div class='ck-reading-cmp'>{''.join(cells)}</div>"
+    common = ""
+    if same:                       # the same score under every reading: said once, below
+        text = same.replace("Where the example stops: ", "Where the example stops, the same under every reading: ", 1)
+        common = f"<p class='ck-cmp-same'><small>{text}</small></p>"
+    return f"<div class='ck-reading-cmp'>{''.join(cells)}</div>{common}"
+
+
+def first_parting(record, rule, options) -> tuple[int, list[str]] | None:
+    """(step, each reading's narration of it): the first step after which the games under the readings
+    stand differently — another player to move, other scores, other cards in a hand — narrated from the
+    positions before and after it (so what it brought about is said: who took the trick, who drew first).
+    None if they never part, or if the example does not replay under a reading."""
+    def mark(s):
+        return (s.current_player, tuple(s.scores()), tuple(tuple(c.text for c in seat.hand if c is not None)
+                                                             for seat in s.view(None).seats))
+    try:
+        games = [record.load_game(**{**options, rule.option: rd.value}) for rd in rule.readings]
+        states = [g.blank_state() for g in games]
+        for i, text in enumerate(record.actions):
+            for s in states:
+                s.apply(s.parse_action(text))
+            if len({mark(s) for s in states}) > 1:
+                told = []              # the position before the step, replayed afresh (no copy at every step)
+                for g, after in zip(games, states):
+                    before = g.blank_state()
+                    for t in record.actions[:i]:
+                        before.apply(before.parse_action(t))
+                    told.append(before.describe(before.parse_action(text), after))
+                return i, told
+    except CardkitError:
+        return None
+    return None
+
+
+def hands_differ(finals) -> list[str]:
+    """Per reading, the cards its final position puts in a hand where another reading's does not (the teacher's
+    view: an example shows every card), in words ("Anna holds A♥"); "" where every hand is the same."""
+    views = [s.view(None) if s is not None else None for s in finals]
+    out = []
+    for k, v in enumerate(views):
+        if v is None:
+            out.append("")
+            continue
+        parts = []
+        for i, seat in enumerate(v.seats):
+            mine = [c for c in seat.hand if c is not None]
+            others = [w for j, w in enumerate(views) if j != k and w is not None and i < len(w.seats)]
+            extra = [c for c in mine if any(c not in w.seats[i].hand for w in others)]
+            if extra:
+                parts.append(f"{seat.name} holds {', '.join(c.label for c in extra)}")
+        out.append("; ".join(parts))
+    return out
 
 
 def outcome_text(state) -> str:

@@ -126,6 +126,7 @@ class Bakkarat(Game):
     title = "Bakkarat"
     deck = FRENCH52
     hands_on_table = True         # the cards are dealt face down on the table
+    moment_level = 1              # the play table pauses after every coup (`progress`'s second label)
     option_specs = OPTIONS
     summary = ("A banking game for three: two players stake against the bank, two cards each and one more if "
                "you like; the count nearest 9 wins, and two cards that make 10 call \"Bak!\" and a redeal.")
@@ -651,6 +652,8 @@ class BakkaratState(State):
 
     def advice(self, player: int) -> list:
         self._check_seat(player)
+        if self.current_player == player and self.phase == STAKE and player != self.banker:
+            return self._stake_advice(player)
         if self.current_player != player or self.phase != DRAW:
             return []
         g = self.game
@@ -679,6 +682,31 @@ class BakkaratState(State):
                 Odds("You win if you draw", wd, note=note), Odds("You lose if you draw", ld, note=bank),
                 Odds("Your stake is worth, standing", ev_s, "stake", f"{plural(stake, 'unit')} staked"),
                 Odds("Your stake is worth, drawing", ev_d, "stake", f"{plural(stake, 'unit')} staked")]
+
+    def _stake_advice(self, player: int) -> list:
+        """Before the stakes, the player's own cards are still unseen: what a unit staked is worth and the
+        chance to win, over every two cards he may hold (a "Bak!" is dealt again), each played by the odds."""
+        g = self.game
+        c = self._unseen_counts(player)
+        ten, tie = g.options["three_card_ten"], g.tie_bank
+        ev = win = Fraction(0)
+        total = 0
+        for a, b in PAIRS:
+            w = _ways(c, a, b)
+            if w <= 0 or RED[a + b] == 10:
+                continue
+            ws, ls, wd, ld = punter_odds(tuple(_less(c, a, b)), a + b, ten)
+            evs = ws - ls - (1 - ws - ls if tie else 0)
+            evd = wd - ld - (1 - wd - ld if tie else 0)
+            ev += w * max(evs, evd)
+            win += w * (ws if evs >= evd else wd)
+            total += w
+        if not total:
+            return []
+        note = (f"over the {plural(sum(c), 'card')} you have not seen, your own two among them; you then stand or "
+                f"draw by the odds, and the bank draws on 5 or less" + ("" if not g.bank_free else " (assumed)"))
+        return [Odds("Expected result per unit staked, before you see your cards", ev / total, "stake", note),
+                Odds("You win the coup", win / total, note=note)]
 
     # presentation --------------------------------------------------------------------------------
     def _view(self, player: int | None = None) -> View:
@@ -721,6 +749,17 @@ class BakkaratState(State):
         return View(g.name, g.title, player, seats, piles, self.status(), cp if cp >= 0 else None, term,
                     self.result_text() if term else "", legal, facts=self.facts(),
                     hand_action="see why nothing happens (no card is played: stake, draw or stand with the buttons)")
+
+    def round_result(self) -> str:
+        last = self.last
+        if last is None:
+            return ""
+        coup, b, hands, counts = last[:4]
+        shown = "; ".join(f"{NAMES[q]} " + " ".join(c.label for c in hands[q]) + f" = {counts[q]}" for q in range(3))
+        note = self.showdown_note()
+        bal = self._scores()
+        return (f"Coup {coup}, the showdown: {shown}. {note[0].upper()}{note[1:]}. Balances: "
+                + ", ".join(f"{NAMES[p]} {signed_units(bal[p])}" for p in range(3)) + ".")
 
     def showdown_note(self) -> str:
         coup, b, hands, counts, outcomes, (stakes, pstakes, share) = self.last

@@ -898,6 +898,28 @@ class EcarteState(State):
         return (f"{who} has neither a {SUIT_ONE[led]} nor a trump and plays {card.label} [EC-3.4]: {NAMES[w]}'s "
                 f"{first.label} takes the trick [EC-3.5].")
 
+    def deal_words(self, d: dict) -> str:
+        """What a finished deal scored, in words."""
+        w = d["winner"]
+        t = d["tricks"][w]
+        if d["why"] == "vole":
+            how = "all five tricks: 2 points [EC-4.1]"
+        elif d["why"] == "stood":
+            how = f"{plural(t, 'trick')}; {NAMES[1 - w]}, who stood, did not make three: 2 points [EC-2.3]"
+        else:
+            how = f"{plural(t, 'trick')}: 1 point [EC-4.1]"
+        return f"{NAMES[w]} takes {how}"
+
+    def round_result(self) -> str:
+        done = [d for d in self.deals if d["why"] != "ended"]
+        if not done:
+            return ""
+        d = done[-1]
+        king = f" {NAMES[d['king_held']]} had announced the King of trumps: 1 point [EC-2.4]." \
+            if d.get("king_held") is not None else ""
+        return (f"Deal {d['deal']}: {self.deal_words(d)}.{king} Score: South {d['total'][0]}, North "
+                f"{d['total'][1]} — {TARGET} points win.")
+
     def _after_text(self, after, ahead: bool = False) -> str:
         """What followed by itself: the end of the exchange, the end of the deal, the next deal, the end.
         `ahead`: narrating a move not yet made, so the card the next deal turns is not named."""
@@ -918,16 +940,7 @@ class EcarteState(State):
         if len(after.deals) > len(self.deals):
             d = after.deals[len(self.deals)]
             if d["why"] != "ended":
-                w = d["winner"]
-                t = d["tricks"][w]
-                if d["why"] == "vole":
-                    how = "all five tricks: 2 points [EC-4.1]"
-                elif d["why"] == "stood":
-                    how = (f"{plural(t, 'trick')}; {NAMES[1 - w]}, who stood, did not make three: 2 points "
-                           "[EC-2.3]")
-                else:
-                    how = f"{plural(t, 'trick')}: 1 point [EC-4.1]"
-                line += f" {NAMES[w]} takes {how}. Score: South {d['total'][0]}, North {d['total'][1]}."
+                line += f" {self.deal_words(d)}. Score: South {d['total'][0]}, North {d['total'][1]}."
         if after.deal_no > self.deal_no and after.current_player != CHANCE:
             left = len(after.talon)
             line += (f" Deal {after.deal_no}: {NAMES[after.dealer]} deals from the talon, two and two then three "

@@ -889,16 +889,16 @@ class FaroState(State):
         piles = []
         if pack:
             piles.append(Pile("Pack", [], count=max(0, len(pack) - 2), kind="stock",
-                              note="the rest of the pack, face down, below the next turn"))
+                              note="the rest of the pack, face down, below the next turn", place="middle"))
         if self.bottom_shown:
             piles.append(Pile("Bottom card", [("", self.bottom)], note="shown at the start: the last card, it "
                               "counts for nobody [FA-1.2, FA-1.5]"))
         lw, rw = ("loses", "wins") if self._right else ("wins", "loses")
         if self.left or cp >= 0:
             piles.append(Pile("Left pile", [("", self.left[-1])] if self.left else [],
-                              note=f"{plural(len(self.left), 'card')}; a rank here {lw} [FA-2]"))
+                              note=f"{plural(len(self.left), 'card')}; a rank here {lw} [FA-2]", place="left"))
             piles.append(Pile("Right pile", [("", self.right[-1])] if self.right else [],
-                              note=f"{plural(len(self.right), 'card')}; a rank here {rw} [FA-2]"))
+                              note=f"{plural(len(self.right), 'card')}; a rank here {rw} [FA-2]", place="right"))
         for p in g.punters:
             mine = sorted((st for lst in self.stakes for st in lst if st.seat == p), key=_rank_of)
             if mine:
@@ -1077,6 +1077,15 @@ class FaroState(State):
             cc._decide(d)
             line += " " + cc._deal_end_words()
         return line
+
+    def round_result(self) -> str:
+        if not self.rows:
+            return ""
+        r = self.rows[-1]
+        change = ", ".join(f"{n} {signed(x)}" for n, x in zip(self._names, r["change"]))
+        bal = ", ".join(f"{n} {signed(x)}" for n, x in zip(self._names, r["balances"]))
+        return (f"Deal {r['deal']} is out: in this deal {change} (units); the balances now {bal}. "
+                f"{'The sitting goes on with the next deal.' if self.current_player != TERMINAL else ''}").strip()
 
     def _deal_end_words(self) -> str:
         """After the last turn (on a copy that has ended the deal)."""

@@ -28,8 +28,8 @@ OPTIONS = (
     Option("players", 2, choices=(2, 4), rule="M7-8",
            help="2 players with one pack, or 4 in two teams with two packs (the game is for 2 or 4, not 3)"),
     Option("joker_vs_spiegel", "spiegel", choices=("spiegel", "joker"), rule="M7-2",
-           help="Joker led, Spiegel follows: who wins", labels={"spiegel": "Spiegel wins (002)",
-                                                                  "joker": "Joker wins (000)"}),
+           help="Joker led, Spiegel follows: who wins", labels={"spiegel": "Spiegel wins (rule sheet)",
+                                                                  "joker": "Joker wins (review)"}),
     Option("kreuz_vs_spiegel", "spiegel", choices=("spiegel", "kreuz"), rule="M7-3",
            help="Kreuz led, Spiegel follows: who wins", labels={"spiegel": "Spiegel (follower) wins",
                                                                   "kreuz": "Kreuz (leader) wins"}),
@@ -69,12 +69,12 @@ def trick_outcome(led: Card, follow: Card, opts: dict) -> tuple[bool, str, str]:
         return True, "M7-1.4", "of two Jokers the second takes the trick"
     if a == "joker" and b == "spiegel":
         if opts["joker_vs_spiegel"] == "spiegel":
-            return True, "M7-2", "a Spiegel played second beats a Joker (002)"
-        return False, "M7-2", "the led card wins; 000 lists no exception for a Spiegel (000)"
+            return True, "M7-2", "a Spiegel played second beats a Joker (the Piatnik rule sheet)"
+        return False, "M7-2", "the led card wins: the review lists no exception for a Spiegel"
     if a == "kreuz" and b == "spiegel":
         if opts["kreuz_vs_spiegel"] == "spiegel":
-            return True, "M7-3", "a led Kreuz loses the trick (000 (b2), 002)"
-        return False, "M7-3", "a Spiegel played second loses (002)"
+            return True, "M7-3", "a led Kreuz loses the trick (the review, §3(b2), and the Piatnik rule sheet)"
+        return False, "M7-3", "a Spiegel played second loses (the Piatnik rule sheet)"
     if a == "kreuz" and b == "kreuz":
         return True, "M7-1.8", "of two Kreuz the second player takes the trick"
     if a == "spiegel" and b == "spiegel":
@@ -531,7 +531,7 @@ class M7State(State):
             return f"{p} chooses to play against {names[action.data]} [M7-8.2]."
         card = action.card
         if not self.trick:
-            return f"{p} leads {card.label}."
+            return f"{p} leads {card.label}: {self._lead_words(card)}"
         led = self.trick[0]
         wins, rule, why = trick_outcome(led, card, self.game.options)
         w = p if wins else names[self.leader]
@@ -539,6 +539,40 @@ class M7State(State):
         return f"{p} plays {card.label}: {why} — {w} takes the trick ({plural(lv + fv, 'point')}) [{rule}]."
 
 
+def _lead_words_of(state, card) -> str:
+    """What a led card risks, from public facts only: which answers would take it (the outcome table, under
+    the options in force) among the cards not played yet, and what the leader takes otherwise. A special
+    card is named only as "a Joker" (every player holds one) or "a special card": the Spiegel or the Kreuz
+    may lie unseen in another hand, and the table names no card its player has not seen."""
+    opts = state.game.options
+    played = [c for won in state.won for led, fol, *_ in won for c in (led, fol)] + list(state.trick)
+    out = list(state.game.full_deck()) + [JOKER] * state.n
+    for c in played + [card]:
+        out.remove(c)
+    takers = []
+    if card.kind == "point":
+        partner = next(c for c in POINT_CARDS if c.value + card.value == 7)
+        if trick_outcome(card, partner, opts)[0] and partner in out:
+            takers.append(f"its partner {partner.label}")
+    elif trick_outcome(card, POINT_CARDS[0], opts)[0]:
+        takers.append("any point card")
+    jokers = out.count(JOKER) if trick_outcome(card, JOKER, opts)[0] else 0
+    if jokers:
+        takers.append("a Joker")
+    specials = sum(1 for sp in (SPIEGEL, KREUZ) if sp in out and trick_outcome(card, sp, opts)[0])
+    if specials:
+        takers.append("a special card" if specials == 1 else "either of the other two special cards")
+    worth = (f"worth {card.value:g}" if card.kind == "point" else
+             "worth what the answer is worth (it copies a point card) [M7-6.2]"
+             if card.kind == "spiegel" and opts["spiegel_scoring"] == "copy" else "worth nothing itself")
+    if not takers:
+        return f"{worth}; no card left to play can take it: the leader takes the trick [M7-1]."
+    who = takers[0] if len(takers) == 1 else ", ".join(takers[:-1]) + " or " + takers[-1]
+    return (f"{worth}; of the cards not played yet only {who} would take it (the table of who wins); any other "
+            f"answer gives the trick to the leader [M7-1].")
+
+
+M7State._lead_words = _lead_words_of
 Magische7.State = M7State
 GAME = Magische7
 

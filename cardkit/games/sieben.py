@@ -472,7 +472,7 @@ class SiebenState(State):
             return IllegalActionError("S7-7.4" if rule == "S7-7.4" else "S7-2.3",
                                       f"{who} may continue the trick only with a card equal to its first card "
                                       f"{self.first.label}: {want}. {card.label} is not; play such a card or end "
-                                      "the trick ('stop')", text)
+                                      "the trick", text)
         return super()._illegal(text)
 
     # results -------------------------------------------------------------------------------------
@@ -582,6 +582,15 @@ class SiebenState(State):
             return f"round {r['round']}: {w} held four equal cards and won at once, +{r['points']} {unit}"
         tie = " (the tie goes to the last trick)" if r["why"] == "last trick" else ""
         return f"round {r['round']}: {body} counters — {w} wins the round{tie}, +{r['points']} {unit}"
+
+    def round_result(self) -> str:
+        if not self.rounds:
+            return ""
+        sn = self.game.side_names()
+        text = self.round_text(self.rounds[-1])
+        pts = ", ".join(f"{sn[s]} {v}" for s, v in enumerate(self.points))
+        return (f"{text[0].upper()}{text[1:]} [S7-5]. Game points so far: {pts} — the first to "
+                f"{self.game.target_points} wins.")
 
     def status(self) -> str:
         names = self.game.player_names()

@@ -811,8 +811,11 @@ class VierundzwanzigState(State):
                                   count=len(aside)))
         legal = list(self.legal_actions()) if cp >= 0 and player in (None, cp) else []
         term = cp == TERMINAL
+        # in the exchange a click gives the card back (face down), it does not play it
+        giving = self.phase == EXCHANGE and cp >= 0 and any(a.data == "discard" for a in legal)
         return View(g.name, g.title, player, seats, piles, self.status(), cp if cp >= 0 else None, term,
-                    self.result_text() if term else "", legal, facts=self.facts())
+                    self.result_text() if term else "", legal, facts=self.facts(),
+                    hand_action="give it back (face down) for a new one" if giving else "")
 
     def facts(self) -> list:
         """The public facts of the match: trump, rank order, dealer, scores."""
@@ -921,6 +924,13 @@ class VierundzwanzigState(State):
         if self.phase in (BLIND_Q, TRUMP_Q, EXCHANGE):
             return f"Round {self.round_no}", "Trump and exchange"
         return f"Round {self.round_no}", f"Trick {self.tricks_played + 1}"
+
+    def round_result(self) -> str:
+        if not self.rounds:
+            return ""
+        r = self.rounds[-1]
+        return (f"Round {r['round']}: {self.round_text(r)} [V24-5]. The lowest score wins; the match ends at 0 or "
+                f"below, or at {LIMIT} or more.")
 
     def round_text(self, r: dict) -> str:
         names = self.game.player_names()

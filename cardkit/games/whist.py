@@ -1107,6 +1107,20 @@ class WhistState(State):
             parts.append("nothing scored")
         return "; ".join(parts)
 
+    def round_result(self) -> str:
+        if not self.log:
+            return ""
+        e = self.log[-1]
+        ns, ew = TEAMS
+        if self._classic:
+            score = (f"points {ns} {self.points[0]}, {ew} {self.points[1]} · games {self.games[0]} to "
+                     f"{self.games[1]}")
+        else:
+            score = (f"hand points {ns} {self.points[0]}, {ew} {self.points[1]} · game points {self.games[0]} to "
+                     f"{self.games[1]} (7 win)")
+        text = self.hand_text(e)
+        return f"Hand {e['hand']}: {text[0].upper()}{text[1:]}. Score: {score}."
+
     def status(self) -> str:
         cp = self.current_player
         if cp == CHANCE:

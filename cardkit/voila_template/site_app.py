@@ -15,6 +15,11 @@ its configuration cannot express. docs/site.md gives the reasons; cardkit/site.p
   browser's own cookie the per-browser cap counts by.
 - ``SiteTemplateFiles``: Voilà's template static files, with 404 for a path that is not
   ``<template>/static/<file>`` (Voilà's own handler answered some with a 500).
+- Tables kept for their visitor (``VISITOR_HEADER``, ``TABLES``): the page handler gives each page's kernel a
+  key for the visitor (an HMAC, under a secret of this server's run, of jupyter_server's anonymous identity,
+  never the cookie itself) and the folder where a play table keeps its game for an hour; so a table closed
+  by the culler, or a reload, can offer the visitor his game again (widgets/play.py). The game stays in
+  the server's folder: nothing of it but the table's own view ever goes to the page.
 - ``SiteResponses``: an output transform on every response of the tornado application, static files
   included (Voilà's ``/voila/static``, ``/voila/templates`` and ``/voila/files`` handlers are plain
   tornado handlers without jupyter_server's Host check): a ``Host`` other than a local name gets 403,
@@ -24,12 +29,17 @@ It is a script, not part of the ``cardkit`` package: the kit itself never import
 """
 from __future__ import annotations
 
+import atexit
 import contextvars
+import hashlib
+import hmac
 import ipaddress
 import os
 import re
 import secrets
+import shutil
 import sys
+import tempfile
 import time
 
 if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(__file__)):
@@ -49,6 +59,22 @@ FLUSH_INTERVAL = 1.0   # seconds between flushes of a page being rendered (SiteP
 BROWSER_COOKIE = "cardkit_browser"   # one browser's random name, for the per-browser cap
 # the page visit a kernel is being started for (set by SitePageHandler.get, read by SiteKernelManager)
 VISIT: contextvars.ContextVar = contextvars.ContextVar("cardkit_visit", default=None)
+# the request header that carries the visitor's key to the kernel's environment (Voilà's http_header_envs,
+# set in voila.py, copies it to HTTP_X_CARDKIT_VISITOR); the page handler always sets it itself, so a
+# visitor cannot send another's key
+VISITOR_HEADER = "X-Cardkit-Visitor"
+_SECRET = os.urandom(32)     # the keys hold for this run of the server only
+# where the play tables keep their games: a private folder of this run, outside anything the site serves,
+# removed when the server stops
+if "CARDKIT_TABLES" not in os.environ:
+    os.environ["CARDKIT_TABLES"] = tempfile.mkdtemp(prefix="cardkit-tables-")
+    atexit.register(shutil.rmtree, os.environ["CARDKIT_TABLES"], True)
+TABLES = os.environ["CARDKIT_TABLES"]
+
+
+def visitor_key(username: str) -> str:
+    """The visitor's key: an HMAC of jupyter_server's anonymous identity under this run's secret."""
+    return hmac.new(_SECRET, username.encode(), hashlib.sha256).hexdigest()
 
 
 def security_headers(host: str) -> dict[str, str]:
@@ -253,6 +279,10 @@ class SitePageHandler(TornadoVoilaHandler):
                 raise web.HTTPError(503, "kernel limit reached", reason="Busy")
         self._visit = _Visit(id(self), browser)
         self.xsrf_token   # sets the _xsrf cookie: the page's shutdown POST on beforeunload carries it
+        # the visitor's key for the kernel (replacing whatever the request brought under that name)
+        user = self.current_user
+        name = getattr(user, "username", None) or ""
+        self.request.headers[VISITOR_HEADER] = visitor_key(name) if name else ""
 
     @web.authenticated
     async def get(self, path=None):

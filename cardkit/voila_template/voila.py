@@ -14,3 +14,6 @@ c.Voila.tornado_settings = {
 }
 # jupyter_server also gives every visitor an (anonymous) identity cookie; it too is only for this site.
 c.IdentityProvider.cookie_options = {"samesite": "Strict"}
+# the page handler's key for the visitor (site_app.VISITOR_HEADER, never a cookie) reaches the page's
+# kernel as HTTP_X_CARDKIT_VISITOR: a play table keeps its game for its visitor (widgets/play.py)
+c.VoilaConfiguration.http_header_envs = ["X-Cardkit-Visitor"]
