@@ -163,7 +163,7 @@ def _game_links(games: str) -> str:
     out = []
     for title in (t.strip() for t in games.split(",")):
         name = pages.get(title) or next((g for t, g in pages.items() if t.startswith(title)), None)
-        out.append(f"<a href='{name}.ipynb'>{html.escape(title)}</a>" if name else html.escape(title))
+        out.append(f"<a href='{page_url(name)}'>{html.escape(title)}</a>" if name else html.escape(title))
     return ", ".join(out)
 
 

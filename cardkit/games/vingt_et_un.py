@@ -21,7 +21,7 @@ from math import factorial
 
 from ..bots import RandomBot
 from ..cards import PIQUET32, Card
-from ..errors import IllegalActionError
+from ..errors import CardkitError, IllegalActionError
 from ..game import CHANCE, TERMINAL, Action, Deal, Game, State
 from ..ledger import TABLE, Ledger
 from ..options import Option
@@ -837,6 +837,16 @@ class VingtEtUnState(State):
                 return IllegalActionError("VU-1.6", "the pack is spent: no card is left to draw", text)
             return IllegalActionError("VU-1.4", f"{who} may draw a card or stand now: "
                                       + ", ".join(a.label for a in self.legal_actions()), text)
+        # a card of the hand, clicked or named: nothing is played from the hand in Vingt-et-un
+        card = None
+        try:
+            card = PIQUET32.parse(text.strip())
+        except CardkitError:
+            pass
+        if card is not None:
+            now = (f"{who} stakes now ({offered} units)" if self.phase == STAKE else f"{who} draws a card or stands")
+            return IllegalActionError("VU-1.2" if self.phase == STAKE else "VU-1.4", f"in Vingt-et-un no card is "
+                                      f"played: the {card.label} stays in the hand; {now}", text)
         # not a move of the game at all: the rule of the decision in front of the player
         if self.phase == STAKE:
             return IllegalActionError("VU-1.2", f"{text!r} is not a move of Vingt-et-un: {who} stakes now "
