@@ -102,8 +102,9 @@ class PlayKind(Kind):
     name = "play"
     title = "Which of your cards may you play?"
 
-    def __init__(self, asked, special=lambda snap: False, options=None, level2=""):
+    def __init__(self, asked, special=lambda snap: False, options=None, level2="", words=None):
         self._asked = asked              # (state, action) -> is a card to be chosen here with some refused? (cheap)
+        self.cw = words or (lambda c: c.label)     # a card in words (24: "the red 11")
         self._special = special
         self.options = options
         self.level2 = level2
@@ -150,22 +151,30 @@ class PlayKind(Kind):
 
     def words(self, result) -> str:
         cards = sorted(result, key=lambda c: c.index)
-        return ("only " if len(cards) == 1 else "") + list_words([c.label for c in cards]) + \
-            (" would be playable" if len(cards) > 1 else " would be playable")
+        return ("only " if len(cards) == 1 else "") + list_words([self.cw(c) for c in cards]) + " would be playable"
 
     def make(self, game, snap, result, others, rng) -> Question:
         p = snap["viewer"]
         hand = list(dict.fromkeys(snap["hand"]))
         playable = [c for c in hand if c in result]
-        choices = [Choice(f"c{c.index}", c.label, c) for c in hand]
+        cw = self.cw
+        choices = [Choice(f"c{c.index}", cw(c), c) for c in hand]
         refused = snap["refused"]
         rules = Counter(e.rule for e in refused.values())
         rule = rules.most_common(1)[0][0]
-        lines = [f"{c.label}: {sentence(e.why)} [{e.rule}]" for c, e in refused.items()]
-        may = list_words([c.label for c in playable])
+        groups: dict = {}                  # the same reason for several cards, said once
+        for c, e in refused.items():
+            groups.setdefault((e.rule, e.why.replace(c.label, "\x00")), []).append((c, e))
+        lines = []
+        for (r, _), items in groups.items():
+            c0, e0 = items[0]
+            why0 = sentence(e0.why) if len(items) == 1 else sentence(e0.why.replace(f"{c0.label} is not", "they are not")
+                                                                     .replace(c0.label, "these cards"))
+            lines.append(f"{list_words([cw(c) for c, _ in items])}: {why0} [{r}]")
+        may = list_words([cw(c) for c in playable])
         extra = f" Besides a card, you may also {list_words(snap['others'])}." if snap["others"] else ""
         why = f"You may play {may}. The others: " + " ".join(lines) + extra
-        why_not = {f"c{c.index}": f"{c.label} may not be played: {sentence(e.why)} [{e.rule}]"
+        why_not = {f"c{c.index}": f"{cw(c)} may not be played: {sentence(e.why)} [{e.rule}]"
                    for c, e in refused.items()}
         scene = Scene(facts=snap["facts"], rows=snap["rows"], hand=snap["hand"], lines=[snap["status"]],
                       hand_title=f"Your hand ({snap['names'][p]})")

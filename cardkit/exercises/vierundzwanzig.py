@@ -94,8 +94,8 @@ class RoundKind(Kind):
         p = cands[rng.below(len(cands))]
         change = r["after"][p] - r["before"][p]
         v = r["value"]
-        trump = v24.WORD[r["final"]] + (", named blind" if r["blind"] else "")
-        lines = [f"Trump: {trump}, named by {nm[r['start']]} — each trick counts {v}.",
+        how = "named blind" if r["blind"] else "named"
+        lines = [f"Trump: {v24.WORD[r['final']]} ({how} by {nm[r['start']]}) — each trick counts {v}.",
                  "Tricks this round: " + ", ".join(f"{nm[q]} {t}" for q, t in enumerate(r["tricks"]) if r["active"][q])
                  + "."]
         t = r["tricks"][p]
@@ -117,5 +117,6 @@ class RoundKind(Kind):
 
 
 KINDS = [V24Trick(_ends, _last, _unpack, _trick_special, options=(), level2="trumps, the 24 and the reversed order"),
-         V24Play(_asked, lambda snap: snap.get("white", False), options=(), level2="trumps and the 24"),
+         V24Play(_asked, lambda snap: snap.get("white", False), options=(), level2="trumps and the 24",
+                 words=lambda c: c.name),
          RoundKind()]
