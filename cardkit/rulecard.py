@@ -175,6 +175,28 @@ def card_html(card: RuleCard, href=None, element_id: str = "") -> str:
     return "".join(parts)
 
 
+def card_text(card: RuleCard) -> str:
+    """The card as plain text (Markdown), for the terminal (`cardkit card GAME`)."""
+    out = [f"# {card.title} — the rules as the kit plays them", "", card.summary, ""]
+    if card.changed:
+        out += ["Options in force: " + "; ".join(card.changed) + ".", ""]
+    for s in card.sections:
+        out += [f"## {s.id} {s.title}", ""]
+        for it in ([s.head] if s.text else []) + s.items:
+            head = "" if it is s.head else f"**{it.id} {it.title}.** "
+            line = head + " ".join(it.text.split())
+            if it.reading and it.others:
+                line += (f" *The kit plays: {it.reading}. Other reading{'s' if len(it.others) > 1 else ''}: "
+                         f"{'; '.join(it.others)}" + (f" — the switch: “{it.switch}”" if it.switch else "") + ".*")
+            elif it.reading:
+                line += f" *In force: {it.reading}.*"
+            out += [line, ""]
+    out += ["## The options", ""]
+    out += [f"- {o.what}: **{o.value}**" + (f" ({' · '.join(o.choices)})" if len(o.choices) > 1 else "")
+            for o in card.options]
+    return "\n".join(out + ["", card.sources])
+
+
 # --- as a file ------------------------------------------------------------------------------------------------
 FONT = "DejaVuCond"
 _FONT_FILES = {"": "DejaVuSansCondensed.ttf", "B": "DejaVuSansCondensed-Bold.ttf",

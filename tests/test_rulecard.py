@@ -81,3 +81,17 @@ def test_no_card_for_an_unknown_game_or_option():
     with pytest.raises(cardkit.OptionError):
         rc.rule_card("sieben", players=9)
     assert html.escape("Sieben") in rc.card_html(rc.rule_card("sieben"))
+
+
+def test_the_card_and_a_set_from_the_command_line(tmp_path, capsys):
+    from cardkit.cli import main
+    assert main(["card", "faro", "--pdf", str(tmp_path / "faro.pdf")]) == 0
+    assert (tmp_path / "faro.pdf").read_bytes().startswith(b"%PDF-")
+    assert main(["card", "whist", "-o", "ruleset=long"]) == 0
+    out = capsys.readouterr().out
+    assert "# Whist — the rules as the kit plays them" in out and "Options in force" in out
+    assert main(["questions", "sieben", "--set", "12"]) == 0
+    out = capsys.readouterr().out
+    assert "Sieben (Sedma): set 12, the answers" in out and out.count("✓") >= 8
+    assert main(["questions", "sieben", "--set", "0"]) == 2
+    assert "whole number from 1 to 9999" in capsys.readouterr().err

@@ -19,6 +19,7 @@ CSS = """<style>
 .ck-quiz{max-width:980px}
 .ck-quiz .widget-html-content{line-height:1.45}
 .ck-quiz .ck-quiz-start.widget-button{width:auto;padding:0 18px}
+.ck-quiz>.widget-button{align-self:flex-start}
 .ck-quiz-head{font-size:14px;color:#333;margin:4px 0}
 .ck-quiz-head b{color:#1b5e20}
 .ck-quiz-q{border:1px solid #c8d6c0;border-radius:8px;background:#f6faf4;padding:6px 10px;margin:4px 0;line-height:1.45}

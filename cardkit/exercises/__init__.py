@@ -172,6 +172,27 @@ class QuestionSet:
         return f"Set {self.number}"
 
 
+def sheet_text(qs: QuestionSet) -> str:
+    """A set with its answers as plain text (`cardkit questions GAME --set N`): the scene in words (cards by
+    their labels), the question, the choices with the right ones marked, and the reasons."""
+    import cardkit
+    g = cardkit.load_game(qs.game, **qs.options)
+    out = [f"{g.title}: set {qs.number}, the answers", ""]
+    for i, q in enumerate(qs.questions, 1):
+        out.append(f"{i}. [{LEVELS[q.level]}] {q.prompt}")
+        out += [f"   {k}: {v}" for k, v in q.scene.facts]
+        out += [f"   {r.title}: " + ", ".join(f"{c.label}" + (f" ({o})" if o else "") for o, c in r.cards)
+                for r in q.scene.rows]
+        out += [f"   {line}" for line in q.scene.lines]
+        if q.scene.hand:
+            out.append(f"   {q.scene.hand_title}: " + ", ".join(c.label for c in q.scene.hand))
+        out.append("   Choices: " + " · ".join(("✓ " if c.key in q.answer else "") + c.label for c in q.choices))
+        out.append(f"   {q.answer_text} {q.why}")
+        out += [f"   Under the other reading of {o.rule}, “{o.reading}”: {o.answer}." for o in q.others]
+        out.append("")
+    return "\n".join(out)
+
+
 def _seed(*parts) -> int:
     """A seed from words and numbers, the same on every Python (unlike hash())."""
     return int.from_bytes(hashlib.sha256(":".join(map(str, parts)).encode()).digest()[:8], "big")

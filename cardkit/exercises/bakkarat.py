@@ -60,9 +60,9 @@ class ValueKind(Kind):
                + (f" Three cards that make exactly 10 count {'nothing' if game.options['three_card_ten'] == 'zero' else '10'} [BA-1.3]." if three else ""))
         out = [Other(alt.rule.id, alt.rule.title, alt.reading, f"the hand would count {r2['counts'][p]}", repr(self.key(r2)))
                for alt, r2 in others if r2["counts"][p] != count]
-        who = f"the bank ({nm[p]})" if p == r["bank"] else nm[p]
-        return Question(game.name, self.name, 0, f"The showdown. What does {who}'s hand count?",
-                        Scene(rows=[Row(f"{who[0].upper()}{who[1:]}'s hand, turned up", [(nm[p], c) for c in hand])]),
+        bank = " (the bank)" if p == r["bank"] else ""
+        return Question(game.name, self.name, 0, f"The showdown. What does {nm[p]}'s hand{bank} count?",
+                        Scene(rows=[Row(f"{nm[p]}'s hand{bank}, turned up", [(nm[p], c) for c in hand])]),
                         choices, frozenset({key}), False, "BA-1.3" if three else "BA-1.1", why, f"It counts {count}.",
                         viewer=p, others=out,
                         checks=[("says", (f"the bank ({nm[p]}) has {count};",) if p == r["bank"] else (f"{nm[p]} {count}:",))])

@@ -166,8 +166,8 @@ class SettleKind(Kind):
         choices, key = number_choices(amount, near, rng, lambda v: words(v)[0].upper() + words(v)[1:], k=4)
         rows = [Row(f"The bank ({nm[b]}): {_worth(r['bcode'])}", [(nm[b], c) for c in r["hands"][b]]),
                 Row(f"{nm[p]}: {_worth(pc)}, {plural(st, 'unit')} staked", [(nm[p], c) for c in r["hands"][p]])]
-        why = (f"The settlement table [VU-3]: the bank has {_worth(r['bcode'])}, {nm[p]} "
-               f"{_worth(pc)}: {words(amount)}"
+        has = lambda code: "is dead (over 21)" if code == vu.DEAD else f"has {_worth(code)}"   # noqa: E731
+        why = (f"The settlement table [VU-3]: the bank {has(r['bcode'])}, {nm[p]} {has(pc)}: {words(amount)}"
                + (", a natural winning double [VU-3.7]" if r["double"] and pc == vu.NATURAL and amount > 0 else "")
                + ".")
         others_out = []
