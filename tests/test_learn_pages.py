@@ -51,6 +51,17 @@ def test_a_new_user_answers_a_question_is_told_why_and_takes_the_rules_along(sit
     link = page.locator(".ck-quiz-feedback a.ck-rule-link").first
     rule = link.inner_text()
     assert link.get_attribute("href") == f"#{rule}" and page.locator(f"section[id='{rule}']").count() == 1
+    page.locator("button", has_text="Answer sheet").click()          # the teacher's sheet prints alone too
+    sheet = page.locator(".ck-sheet")
+    sheet.wait_for(timeout=30000)
+    assert sheet.locator("ol > li").count() == 8 and "set 1: the answers" in sheet.inner_text()
+    page.evaluate("() => { window.__sheet = []; window.print = () => window.__sheet.push("
+                  "document.querySelector('.ck-print-target').id); }")
+    sheet.locator("button.ck-print-button").click()
+    assert page.evaluate("() => window.__sheet") == ["ck-sheet-sieben"]
+    page.evaluate("() => window.dispatchEvent(new Event('afterprint'))")   # the print dialog closed: all shown
+    assert page.evaluate("() => !document.querySelector('.ck-print-target') && "
+                         "!document.body.classList.contains('ck-printing')")
     pdf = print_the_card(page, "sieben")
     assert 1 <= pages_of(pdf) <= 2
     href = page.locator("a.ck-card-download").get_attribute("href")

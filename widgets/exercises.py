@@ -53,7 +53,7 @@ CSS = """<style>
 .ck-sheet h3{margin:4px 0}.ck-sheet ol{padding-left:1.4em}
 .ck-sheet li{margin:0 0 10px;break-inside:avoid}
 .ck-sheet .ck-sheet-right{font-weight:bold;color:#1b5e20}
-.ck-sheet .ck-sheet-choices{margin:2px 0;padding-left:1.2em}
+.ck-sheet .ck-sheet-choices{margin:2px 0;padding-left:0;list-style:none;display:flex;flex-wrap:wrap;gap:2px 16px}
 .ck-sheet .ck-quiz-row svg{width:30px;height:auto}
 @media (max-width:600px){.ck-quiz-row .ck-quiz-title{min-width:0;width:100%}.ck-quiz .ck-choice.widget-button{flex:1 1 40%}}
 </style>"""

@@ -152,7 +152,7 @@ class ChoiceKind(Kind):
         rule = fa.CHOICE_RULE[snap["action"].data]
         why = f"{snap['describe']}"
         return Question(game.name, self.name, 0, f"What stands on {nm[p]}'s {card.label} now?",
-                        Scene(facts=snap["facts"], rows=[Row(f"{nm[p]}'s card", [(nm[p], card)])], lines=lines),
+                        Scene(rows=[Row(f"{nm[p]}'s card", [(nm[p], card)])], lines=lines),
                         choices, frozenset({key}), False, rule, why, f"{plural(amount, 'unit')}.", viewer=p,
                         checks=[("says", (f"{card.label} ({amount})", f"the stake is {plural(amount, 'unit')}",
                                           f"the stake becomes {plural(amount, 'unit')}"))])
