@@ -48,7 +48,10 @@ CSS = """<style>
 .ck-quiz-tools .widget-text .widget-label{width:auto;min-width:0;margin-right:4px}
 .ck-quiz .widget-button{width:auto;min-width:2.8em;flex:0 0 auto}
 .ck-quiz-tools{flex-wrap:wrap;gap:6px;align-items:center}
-.ck-quiz-options .widget-dropdown{flex-wrap:wrap}
+.ck-quiz-options .widget-dropdown{flex-wrap:wrap;width:100%;max-width:40em;height:auto}
+.ck-quiz-options .widget-dropdown>label.widget-label{width:100% !important;max-width:none;text-align:left;
+  white-space:normal;line-height:1.3;height:auto;margin-top:4px}
+.ck-quiz-options .widget-dropdown>select{flex:1 1 auto;max-width:100%}
 .ck-sheet{max-width:980px;border:1px solid #ccc;border-radius:8px;padding:6px 12px;margin:6px 0;background:#fff}
 .ck-sheet h3{margin:4px 0}.ck-sheet ol{padding-left:1.4em}
 .ck-sheet li{margin:0 0 10px;break-inside:avoid}
