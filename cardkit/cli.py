@@ -159,6 +159,26 @@ def _impact(args) -> int:
     return 0
 
 
+def cmd_card(args) -> int:
+    from . import rulecard
+    card = rulecard.rule_card(args.game, **_option_args(args.option))
+    if args.pdf:
+        data = rulecard.card_pdf(card)
+        with open(args.pdf, "wb") as f:
+            f.write(data)
+        print(f"wrote {args.pdf} ({rulecard.page_count(data)} page(s), {len(data) // 1000} kB)", file=sys.stderr)
+        return 0
+    print(rulecard.card_text(card))
+    return 0
+
+
+def cmd_questions(args) -> int:
+    from . import exercises
+    qs = exercises.question_set(args.game, args.set, **_option_args(args.option))
+    print(exercises.sheet_text(qs))
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="cardkit", description=cardkit.__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -208,6 +228,14 @@ def main(argv=None) -> int:
     im.add_argument("--plots", action="store_true", help="only draw the plots again from the stored data")
     im.add_argument("--replace", action="store_true",
                     help="replace a stored measurement even with one of fewer games (refused otherwise)")
+    c = sub.add_parser("card", help="a game's rules card (the rules as the kit plays them): text, or a PDF file")
+    c.add_argument("game")
+    c.add_argument("-o", "--option", action="append", metavar="NAME=VALUE", help="a game option, e.g. players=4")
+    c.add_argument("--pdf", metavar="FILE", help="write the card as a PDF of one or two pages (needs fpdf2)")
+    q = sub.add_parser("questions", help="a set of Test-yourself questions with the answers (a teacher's sheet)")
+    q.add_argument("game")
+    q.add_argument("--set", type=int, default=1, metavar="N", help="the set's number, 1 to 9999 (default 1)")
+    q.add_argument("-o", "--option", action="append", metavar="NAME=VALUE", help="a game option, e.g. players=4")
     args = ap.parse_args(argv)
     try:
         if args.cmd == "serve":
@@ -237,6 +265,10 @@ def main(argv=None) -> int:
             return cmd_match(args)
         if args.cmd == "impact":
             return cmd_impact(args)
+        if args.cmd == "card":
+            return cmd_card(args)
+        if args.cmd == "questions":
+            return cmd_questions(args)
     except CardkitError as e:
         print(f"cardkit: {e}", file=sys.stderr)
         return 2

@@ -344,6 +344,25 @@ def test_the_switches_replays_odds_and_the_rule_finder_work(chromium, static_url
     page.context_.close()
 
 
+# --- learn by doing ---------------------------------------------------------------------------------------------
+def test_a_new_user_answers_a_question_is_told_why_and_takes_the_rules_along(chromium, static_url, static_site_dir):
+    """The rules card and its PDF are in the page as served (before Python); once Python is ready in the
+    browser, the questions are made, answered and explained there; the card prints alone on one or two pages."""
+    from test_learn_pages import answer_a_question, pages_of, print_the_card
+    served = (static_site_dir / "sieben.html").read_text()
+    assert "id='ck-card-sieben'" in served and "download='sieben-rules.pdf'" in served
+    assert "data:application/pdf;base64,JVBERi" in served                # "%PDF" in base64: drawn at build time
+    page = _open(chromium, f"{static_url}/sieben.html")
+    _ready(page)
+    text = answer_a_question(page)
+    assert text.startswith(("Right.", "Not quite.")) and "[S7-" in text
+    rule = page.locator(".ck-quiz-feedback a.ck-rule-link").first.inner_text()
+    assert page.locator(f"section[id='{rule}']").count() == 1
+    assert 1 <= pages_of(print_the_card(page, "sieben")) <= 2
+    assert (page.errors, page.failed, page.external) == ([], [], [])
+    page.context_.close()
+
+
 # --- offline ---------------------------------------------------------------------------------------------------
 def test_after_a_visit_the_site_works_with_the_network_gone(chromium, static_site_dir):
     """Visit one page while the server runs; once Python is ready the service worker keeps the whole site.

@@ -155,8 +155,9 @@ def kernel_wheels() -> list[Path]:
     return out
 
 
-# What of the kit's wheel the browser never runs: the Voilà server's files and this build.
-SERVER_ONLY = ("cardkit/voila_template/", "cardkit/static_site/")
+# What of the kit's wheel the browser never runs: the Voilà server's files, this build, and the fonts of the rules
+# card's PDF (drawn here, at build time, into the page).
+SERVER_ONLY = ("cardkit/voila_template/", "cardkit/static_site/", "cardkit/fonts/")
 
 
 def kit_wheel(tmp: Path) -> Path:

@@ -1,0 +1,478 @@
+"""Test yourself: questions the engine makes and marks, from positions of real play, under the options in force.
+
+    qs = cardkit.exercises.question_set("magische7", 12)          # set 12, the kit's defaults
+    q = qs.questions[0]; q.prompt; q.choices; q.scene
+    cardkit.exercises.mark(q, {q.choices[0].key})                  # right?, and why in plain words
+
+How a question is made. A seeded game is played at random through the public protocol until a moment of the
+question's kind comes up (a trick about to be completed, a player to choose a card, a round about to be
+scored, a bank to draw …). The kind reads what the learner may know at that moment (the view of one seat: its
+own hand, the cards on the table, the public facts) and the engine then makes the move: the answer is what the
+engine did (who took the trick, which cards it offered as legal, what the ledger paid), never a rule written
+again here. The same moves are replayed at once under every other reading of each disputed rule (a conflict
+or a gap of the rulebook): where the engine's answer differs there, the question says so — "under the other
+reading, West would take it" — and the question belongs to the third step.
+
+Steps (``LEVELS``): 1 the basic rules, 2 the special cards (each game says which: trumps, a Joker, a 7, a
+doublet …), 3 where the readings differ. A set (``question_set``) is reproducible by its number: the same
+game, number and options give the same questions everywhere, Pyodide included (the deals come from cardkit's
+own ``Rng``); it steps from 1 to 3, and a game whose answers no reading changes keeps to steps 1 and 2.
+
+Hidden means hidden: a question shows only what its seat has seen (``Question.viewer``); a question about a
+position shown whole says so (``Question.whole``). ``tests/test_exercises.py`` checks both over every game.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib
+import re
+from dataclasses import dataclass, field
+
+from ..errors import CardkitError
+from ..game import CHANCE, Deal
+from ..rng import Rng
+
+LEVELS = {1: "The basic rules", 2: "The special cards", 3: "Where the readings differ"}
+DISPUTED = ("conflict", "gap")          # rule kinds whose readings are disputed
+SET_SIZE = 8
+PLAN = (1, 1, 1, 2, 2, 2, 3, 3)          # the steps of a set, in order
+MAX_NUMBER = 9999
+
+# game name -> the module of its question kinds
+MODULES = {
+    "magische7": "cardkit.exercises.magische7",
+    "sieben": "cardkit.exercises.sieben",
+    "whist": "cardkit.exercises.whist",
+    "ecarte": "cardkit.exercises.ecarte",
+    "vierundzwanzig": "cardkit.exercises.vierundzwanzig",
+    "vingt_et_un": "cardkit.exercises.vingt_et_un",
+    "bakkarat": "cardkit.exercises.bakkarat",
+    "faro": "cardkit.exercises.faro",
+}
+
+
+# --- what a question is ---------------------------------------------------------------------------------
+@dataclass
+class Choice:
+    key: str
+    label: str                  # plain words ("West", "2 points", "K♠")
+    card: object = None         # the card a choice stands for (drawn as a card button), if any
+
+
+@dataclass
+class Row:
+    """A row of cards the question shows: a trick in the order played, a hand shown, the cards of a turn."""
+    title: str
+    cards: list                 # (owner's name or "", Card)
+    note: str = ""
+
+
+@dataclass
+class Scene:
+    """What a question shows, all of it known to its seat (or the position shown whole)."""
+    facts: list = field(default_factory=list)      # (label, value): trump, rank order, score …
+    rows: list = field(default_factory=list)       # Row
+    lines: list = field(default_factory=list)      # plain-word lines: stakes, counters, tricks taken …
+    hand: list = field(default_factory=list)       # the learner's own hand
+    hand_title: str = ""
+
+    def cards(self) -> list:
+        """Every card the scene shows."""
+        return [c for r in self.rows for _, c in r.cards] + list(self.hand)
+
+
+@dataclass
+class Other:
+    """The answer under another reading of a disputed rule."""
+    rule: str                   # the rule ID
+    title: str                  # the rule's title
+    reading: str                # the reading's label
+    answer: str                 # plain words: "West would take the trick"
+    key: str = ""               # what the engine did there, as the kind compares it (for the tests)
+
+
+@dataclass
+class Question:
+    game: str
+    kind: str                   # the kind's name ("trick", "play", "points" …)
+    level: int                  # 1, 2, 3 (LEVELS)
+    prompt: str
+    scene: Scene
+    choices: list               # Choice
+    answer: frozenset           # the keys of the right choices
+    multiple: bool              # pick every right choice (the answer is the whole set)
+    rule: str                   # the rule ID the answer rests on
+    why: str                    # the right answer explained, in plain words with rule IDs
+    answer_text: str            # the right answer in words ("West takes it", "J♠ and 9♠")
+    why_not: dict = field(default_factory=dict)    # key of a wrong choice -> why it is wrong
+    others: list | None = None  # Other: the answer under another reading (None until the walk fills it in)
+    viewer: int | None = None   # the seat whose knowledge the question shows
+    whole: bool = False         # the position is shown whole (every card), and the question says so
+    options: dict = field(default_factory=dict)    # the game's options in force
+    history: tuple = ()         # the actions up to the position (with `action`: the engine's move)
+    action: object = None       # the move the engine made from the position (its answer)
+    seed: int = 0               # the game's seed
+    # what the engine must show once the move is made from the position, for the tests to check the answer
+    # against the engine through its public protocol: ("legal", {card texts}) the position's legal cards;
+    # ("delta", seat, n) the change of scores()[seat]; ("standing", seat, x) of standing()[seat]; ("says", text)
+    # words of the engine (the move's narration, the table's notes, status and seat lines after it);
+    # ("before", method, args, value) a public method of the state at the position; ("legal_of", seat, {texts})
+    # the next player and his legal actions after the move; ("shown", name, (least, most)) how many cards of a
+    # player the table's last finished trick, coup or showdown shows
+    checks: list = field(default_factory=list)
+    result_key: str = ""        # what the engine did, as the kind compares it between readings
+
+    def choice(self, key: str) -> Choice:
+        for c in self.choices:
+            if c.key == key:
+                return c
+        raise CardkitError(f"no choice {key!r}; choices: {', '.join(c.key for c in self.choices)}")
+
+
+@dataclass
+class Mark:
+    right: bool
+    headline: str               # "Right." / "Not quite: West takes it."
+    why: str                    # the engine's reasons, plain words with rule IDs
+    why_not: list               # a line for each wrong choice picked (or right one missed)
+    others: list                # Other
+
+
+def mark(q: Question, picked) -> Mark:
+    """Mark an answer: `picked` is the set of choice keys (one for a single-answer question)."""
+    picked = set(picked if not isinstance(picked, str) else {picked})
+    unknown = picked - {c.key for c in q.choices}
+    if unknown:
+        raise CardkitError(f"no such choice: {', '.join(sorted(unknown))}")
+    if not picked:
+        raise CardkitError("pick an answer first")
+    if not q.multiple and len(picked) != 1:
+        raise CardkitError("pick one answer")
+    right = picked == set(q.answer)
+    notes = []
+    for k in [c.key for c in q.choices]:
+        if k in picked and k not in q.answer and q.why_not.get(k):
+            notes.append(q.why_not[k])
+        elif q.multiple and k in q.answer and k not in picked:
+            notes.append(f"{q.choice(k).label} is right too.")
+    head = "Right." if right else f"Not quite. {q.answer_text}"
+    return Mark(right, head, q.why, notes, list(q.others))
+
+
+# --- a set of questions -------------------------------------------------------------------------------
+@dataclass
+class QuestionSet:
+    game: str
+    number: int
+    options: dict
+    questions: list
+
+    @property
+    def title(self) -> str:
+        return f"Set {self.number}"
+
+
+def sheet_text(qs: QuestionSet) -> str:
+    """A set with its answers as plain text (`cardkit questions GAME --set N`): the scene in words (cards by
+    their labels), the question, the choices with the right ones marked, and the reasons."""
+    import cardkit
+    g = cardkit.load_game(qs.game, **qs.options)
+    out = [f"{g.title}: set {qs.number}, the answers", ""]
+    for i, q in enumerate(qs.questions, 1):
+        out.append(f"{i}. [{LEVELS[q.level]}] {q.prompt}")
+        out += [f"   {k}: {v}" for k, v in q.scene.facts]
+        out += [f"   {r.title}: " + ", ".join(f"{c.label}" + (f" ({o})" if o else "") for o, c in r.cards)
+                for r in q.scene.rows]
+        out += [f"   {line}" for line in q.scene.lines]
+        if q.scene.hand:
+            out.append(f"   {q.scene.hand_title}: " + ", ".join(c.label for c in q.scene.hand))
+        out.append("   Choices: " + " · ".join(("✓ " if c.key in q.answer else "") + c.label for c in q.choices))
+        out.append(f"   {q.answer_text} {q.why}")
+        out += [f"   Under the other reading of {o.rule}, “{o.reading}”: {o.answer}." for o in q.others]
+        out.append("")
+    return "\n".join(out)
+
+
+def _seed(*parts) -> int:
+    """A seed from words and numbers, the same on every Python (unlike hash())."""
+    return int.from_bytes(hashlib.sha256(":".join(map(str, parts)).encode()).digest()[:8], "big")
+
+
+def check_number(number) -> int:
+    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= MAX_NUMBER:
+        raise CardkitError(f"a set's number is a whole number from 1 to {MAX_NUMBER}, not {number!r}")
+    return number
+
+
+def kinds(game: str) -> list:
+    """The question kinds of a game, in the order a set cycles through them."""
+    if game not in MODULES:
+        raise CardkitError(f"no questions for {game!r}; games: {', '.join(MODULES)}")
+    return importlib.import_module(MODULES[game]).KINDS
+
+
+def question_set(game: str, number: int, size: int = SET_SIZE, **options) -> QuestionSet:
+    """Set `number` of a game under `options`: `size` questions stepping from the basic rules to the
+    disputed readings, the same every time."""
+    import cardkit
+    check_number(number)
+    g = cardkit.load_game(game, **options)        # the options checked
+    out = []
+    plan = [PLAN[i * len(PLAN) // size] for i in range(size)] if size != len(PLAN) else list(PLAN)
+    ks = kinds(game)
+    used: dict = {}
+    for slot, level in enumerate(plan):
+        q = None
+        for lv in range(level, 0, -1):           # a step no position of any kind reaches: the step below
+            order = sorted(range(len(ks)), key=lambda k: (used.get((lv, ks[k].name), 0), (k - slot) % len(ks)))
+            for k in order:
+                kind = ks[k]
+                q = make_question(g, kind, lv, Rng(_seed(game, number, slot, lv, kind.name)))
+                if q is not None:
+                    used[(lv, kind.name)] = used.get((lv, kind.name), 0) + 1
+                    break
+            if q is not None:
+                break
+        if q is None:
+            raise CardkitError(f"no question could be made for {game} (set {number}, question {slot + 1})")
+        out.append(q)
+    out.sort(key=lambda q: q.level)
+    return QuestionSet(game, number, dict(g.options), out)
+
+
+# --- the walk: random play, the same moves under the other readings -----------------------------------
+def disputed_options(game) -> list:
+    """(option, rule) for every option that switches a disputed rule's readings (a conflict or a gap)."""
+    book = game.rulebook
+    ids = set(book.ids())
+    out = []
+    for o in game.option_specs:
+        if o.rule in ids:
+            r = book.rule(o.rule)
+            if r.kind in DISPUTED and len(r.readings) >= 2 and o.name != "players":
+                out.append((o, r))
+    return out
+
+
+class Alt:
+    """The same game under another reading, following the main game's moves while they stay legal there."""
+    __slots__ = ("option", "value", "rule", "reading", "state", "live")
+
+    def __init__(self, game, option, rule, value):
+        import cardkit
+        self.option, self.value, self.rule = option, value, rule
+        self.reading = rule.reading(value).label
+        self.state = cardkit.load_game(game.name, **{**game.options, option.name: value}).blank_state()
+        self.live = True
+
+    def follow(self, main, player=None, upto=None) -> None:
+        """Make the main game's new moves here too (up to history index `upto`); `player`: who made the first
+        of them in the main game (a move such as "draw" names no seat: made by another player here, the games
+        have parted)."""
+        if not self.live:
+            return
+        st = self.state
+        try:
+            for a in main.history[len(st.history):upto]:
+                if player is not None and a.__class__ is not Deal and st.current_player != player:
+                    self.live = False
+                    return
+                player = None
+                st.apply(a)
+        except CardkitError:
+            self.live = False
+
+
+def alts_for(game, only=None) -> list:
+    out = []
+    for o, r in disputed_options(game):
+        if only is not None and o.name not in only:
+            continue
+        for rd in r.readings:
+            if rd.value != game.options[o.name]:
+                out.append(Alt(game, o, r, rd.value))
+    return out
+
+
+MAX_GAMES = 30          # games a kind plays to find a position of the step asked for
+MAX_STEPS = 400         # moves of one game
+
+
+def make_question(game, kind, level: int, rng: Rng) -> Question | None:
+    """A question of `kind` at step `level`, from random games of `game` seeded by `rng` (None: no such
+    position came up)."""
+    if level not in kind.levels:
+        return None
+    if level == 3 and not alts_for(game, kind.options):
+        return None                           # no reading of a disputed rule can change this kind's answers
+    budget = [kind.budget]
+    for _ in range(kind.games):
+        seed = rng.next64() >> 1
+        q = walk(game, kind, level, seed, rng, budget=budget)
+        if q is not None or budget[0] <= 0:
+            return q
+    return None
+
+
+def walk(game, kind, level: int | None, seed: int, rng: Rng, collect: list | None = None, budget=None):
+    """Play one game from `seed`, choosing moves with `rng`; at each moment of `kind` make its question and
+    return the first one at `level` (with `collect`, every question is appended to it and None returned)."""
+    main = game.new_state(seed=seed)
+    alts = alts_for(game, kind.options)
+    for alt in alts:
+        alt.follow(main)
+    steps = 0
+    while not main.is_terminal() and steps < kind.steps:
+        if budget is not None:
+            budget[0] -= 1
+            if budget[0] < 0:
+                return None
+        if alts and not any(alt.live for alt in alts):
+            return None                           # every other reading has parted from this game: no answer
+                                                  # can be compared with theirs any more
+        steps += 1
+        legal = main.legal_actions()
+        a = legal[rng.below(len(legal))] if len(legal) > 1 else legal[0]
+        if kind.moment(main, a):
+            history = tuple(main.history)
+            snap = kind.before(main, a, True)
+            live = [alt for alt in alts if alt.live and len(alt.state.history) == len(history)
+                    and alt.state.current_player == main.current_player]
+            asnaps = [(alt, kind.before(alt.state, a, False)) if not alt.state.is_chance() else (alt, None)
+                      for alt in live]
+            cp = main.current_player
+            main.apply(a)
+            res = kind.after(snap, main)
+            others = []
+            known = len(asnaps) == len(alts)      # every other reading still at this very position
+            for alt, s in asnaps:
+                alt.follow(main, cp, len(history) + 1)          # the move alone: its answer there, then the deals
+                r = kind.after(s, alt.state) if alt.live and s is not None else None
+                if r is None:
+                    known = False
+                elif res is not None and kind.key(r) != kind.key(res):
+                    others.append((alt, r))
+                alt.follow(main)
+            for alt in alts:
+                alt.follow(main)
+            if res is not None and snap is not None and known:
+                special = kind.special(snap, res)
+                lv = 3 if others else 2 if special else 1
+                if level is None or lv == level or (lv == 3 and level < 3):
+                    q = kind.make(game, snap, res, others, rng)
+                    if q is not None:
+                        if q.others is None:
+                            q.others = [kind.other(alt, r) for alt, r in others]
+                        q.result_key = repr(kind.key(res))
+                        lv = 3 if q.others else 2 if special else 1
+                        q.level, q.options, q.history, q.action, q.seed = lv, dict(game.options), history, a, seed
+                        if level is None or lv == level:
+                            if collect is None:
+                                return q
+                            collect.append(q)
+            continue
+        cp = main.current_player
+        main.apply(a)
+        for alt in alts:
+            alt.follow(main, cp)
+    return None
+
+
+def question_at(game, kind_name: str, history, action, seed: int = 0) -> Question | None:
+    """The question of a kind at a given position (`history`, then the engine's move `action`), without the
+    other readings (its step is 1 or 2). The tests ask it under another reading to check that reading's
+    answer."""
+    kind = next((k for k in kinds(game.name) if k.name == kind_name), None)
+    if kind is None:
+        raise CardkitError(f"{game.name} has no questions of the kind {kind_name!r}")
+    st = game.blank_state()
+    for a in history:
+        st.apply(a)
+    snap = kind.before(st, action, True)
+    st.apply(action)
+    res = kind.after(snap, st) if snap is not None else None
+    if res is None:
+        return None
+    q = kind.make(game, snap, res, [], Rng(seed))
+    if q is not None:
+        q.level = 2 if kind.special(snap, res) else 1
+        q.options, q.history, q.action, q.seed, q.others = dict(game.options), tuple(history), action, seed, []
+        q.result_key = repr(kind.key(res))
+    return q
+
+
+class Kind:
+    """A kind of question. A game's module lists its kinds in KINDS; each kind says when its moment comes
+    (`moment`, before a move), what it reads before the move (`before`) and what the engine did
+    (`after`), and makes the question from them (`make`)."""
+    name = ""
+    title = ""
+    options = None          # the disputed options whose readings may change the answer (None: all)
+    games = MAX_GAMES
+    steps = MAX_STEPS
+    budget = 4000           # moves in all that a search for one question may play
+    levels = (1, 2, 3)      # the steps its questions can reach (a kind whose answer always depends on a
+                            # disputed reading reaches only the third)
+
+    def moment(self, state, action) -> bool:
+        raise NotImplementedError
+
+    def before(self, state, action, full: bool):
+        """What the kind reads before the move; `full`: the main game (the question is made from it), else a
+        game under another reading (only what `after` needs to compare the answers)."""
+        raise NotImplementedError
+
+    def after(self, snap, state):
+        raise NotImplementedError
+
+    def key(self, result):
+        """What is compared between readings (by default the result itself)."""
+        return result
+
+    def special(self, snap, result) -> bool:
+        return False
+
+    def make(self, game, snap, result, others, rng) -> Question | None:
+        raise NotImplementedError
+
+    def other(self, alt, result) -> Other:
+        return Other(alt.rule.id, alt.rule.title, alt.reading, self.words(result), repr(self.key(result)))
+
+    def words(self, result) -> str:
+        return str(result)
+
+
+# --- helpers for the kinds ----------------------------------------------------------------------------
+RULE_IN = re.compile(r"\[([A-Z][A-Z0-9]*-\d+(?:\.\d+)*)(?:,[^\]]*)?\]")
+
+
+def rule_of(text: str, default: str = "") -> str:
+    """The first rule ID in a narration's brackets ("… takes it [WH-4.3]")."""
+    m = RULE_IN.search(text or "")
+    return m.group(1) if m else default
+
+
+def sentence(text: str) -> str:
+    text = (text or "").strip()
+    if not text:
+        return ""
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def shuffled_choices(choices: list, rng: Rng) -> list:
+    out = list(choices)
+    rng.shuffle(out)
+    return out
+
+
+def number_choices(right: int, near, rng: Rng, words, k: int = 4) -> tuple[list, str]:
+    """Choices for a number: the right one and up to k-1 others from `near` (distinct), in order."""
+    vals = [right]
+    for v in near:
+        if v not in vals:
+            vals.append(v)
+        if len(vals) >= k:
+            break
+    picked = sorted(vals)
+    return [Choice(f"n{v}", words(v)) for v in picked], f"n{right}"

@@ -1,0 +1,292 @@
+"""The rules to take along: one or two pages with a game's rules as the kit plays them, made from its rulebook.
+
+    card = cardkit.rulecard.rule_card("sieben")          # the content, under the options given (the defaults)
+    cardkit.rulecard.card_html(card)                     # for the page (and its print style sheet)
+    cardkit.rulecard.card_pdf(card)                      # the same card as a PDF file's bytes (fpdf2)
+
+Everything on the card comes from the rulebook (``cardkit/rules/<game>.toml``) and the game's options, so the
+card never drifts from the rules the engine plays: each section's rule and its finer rules (the first sentences
+of their texts), and for every conflict and gap the reading the kit plays, the others, and the switch that
+chooses them; then every option with its choices. The PDF is drawn by fpdf2 (a well-kept PDF library) with the
+DejaVu fonts in ``cardkit/fonts``; fpdf2 is imported only when a PDF is made (on the server or in the static
+build, never in the engine's play or in a visitor's browser).
+"""
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+from importlib import resources
+
+from .errors import CardkitError
+from .rules import link_rule_ids, md_html
+
+FIRST_TOP = 420          # characters of a section's own text the card keeps (whole sentences)
+FIRST_FINE = 240         # characters of a finer rule's text
+
+
+@dataclass
+class Item:
+    id: str
+    title: str
+    text: str                       # the rule's first sentences (the rulebook's little Markdown)
+    kind: str
+    reading: str = ""               # a conflict's or gap's reading the kit plays (its label)
+    others: list = field(default_factory=list)    # the other readings' labels
+    switch: str = ""                # the option that chooses, in plain words
+
+
+@dataclass
+class Section:
+    id: str
+    title: str
+    text: str
+    items: list                     # Item, the finer rules beneath
+    head: Item | None = None        # the section's own rule as an item (its readings, if any)
+
+
+@dataclass
+class OptionLine:
+    what: str                       # the option's help text
+    value: str                      # the value in force, in words
+    choices: list                   # every value, in words
+    default: bool                   # the kit's default is in force
+
+
+@dataclass
+class RuleCard:
+    game: str
+    title: str
+    summary: str
+    sections: list
+    options: list
+    sources: str
+    changed: list                   # the options in force that are not the kit's defaults, in words
+
+
+def first_sentences(text: str, limit: int) -> str:
+    """The first paragraph of a rule's text, cut after whole sentences at about `limit` characters."""
+    para = re.split(r"\n\s*\n", (text or "").strip())[0]
+    if para.lstrip().startswith("- "):
+        return para.strip()
+    para = " ".join(para.split())
+    sents = re.split(r"(?<=[.!?])\s+(?=[A-Z(„“\"*])", para)
+    out = ""
+    for s in sents:
+        if out and len(out) + len(s) > limit:
+            break
+        out = f"{out} {s}".strip()
+    return out
+
+
+def _value_words(o, rule, value) -> str:
+    if rule is not None:
+        for rd in rule.readings:
+            if rd.value == value:
+                return rd.label
+    if o.name == "players":
+        return f"{value} players"
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return o.label(value)
+
+
+def rule_card(game: str, **options) -> RuleCard:
+    """The card's content for `game` under `options` (checked; the kit's defaults where not given)."""
+    import cardkit
+    from .documents import document
+    g = cardkit.load_game(game, **options)
+    book = g.rulebook
+    by_option = {o.rule: o for o in g.option_specs}
+
+    def item(r) -> Item:
+        it = Item(r.id, r.title, first_sentences(r.text, FIRST_TOP if r.parent is None else FIRST_FINE), r.kind)
+        o = by_option.get(r.id)
+        if r.readings and r.option and r.option in g.options:
+            value = g.options[r.option]
+            it.reading = next((rd.label for rd in r.readings if rd.value == value), "")
+            it.others = [rd.label for rd in r.readings if rd.value != value]
+            it.switch = book.switch_text(r)
+        elif o is not None and o.name != "players" and o.choices and not r.readings:
+            it.reading = _value_words(o, None, g.options[o.name])
+        return it
+
+    sections = []
+    for top in book.sections():
+        items = [item(r) for r in book.rules if r.id.startswith(top.id + ".")]
+        sections.append(Section(top.id, top.title, first_sentences(top.text, FIRST_TOP), items, item(top)))
+    lines, changed = [], []
+    for o in g.option_specs:
+        rule = book.rule(o.rule) if o.rule in book.ids() else None
+        values = list(o.choices) if o.choices else []
+        v = g.options[o.name]
+        what = (o.help or o.name).strip()
+        lines.append(OptionLine(what[:1].upper() + what[1:], _value_words(o, rule, v),
+                                [_value_words(o, rule, x) for x in values], v == o.default))
+        if v != o.default:
+            changed.append(f"{what[:1].upper() + what[1:]}: {_value_words(o, rule, v)}")
+    docs = sorted({document(c.source).name for r in book.rules for c in r.cite})
+    sources = "Sources: " + ", ".join(docs) + "." if docs else ""
+    return RuleCard(game, g.title, g.summary, sections, lines, sources, changed)
+
+
+# --- on the page --------------------------------------------------------------------------------------------
+def _text_html(text: str, href) -> str:
+    body = md_html(text)
+    body = re.sub(r"^<p>(.*)</p>$", r"\1", body, flags=re.S) if body.count("<p>") == 1 and "<ul>" not in body else body
+    return link_rule_ids(body, href) if href else body
+
+
+def _item_html(it: Item, href, heading: bool = False) -> str:
+    e = html.escape
+    rid = link_rule_ids(e(it.id), href) if href else e(it.id)
+    head = f"<b>{rid} {e(it.title)}.</b> " if not heading else ""
+    reading = ""
+    if it.reading and it.others:
+        reading = (f"<span class='ck-card-reading'><b>The kit plays:</b> {e(it.reading)}. Other reading"
+                   f"{'s' if len(it.others) > 1 else ''}: {e('; '.join(it.others))}"
+                   + (f" — the switch: “{e(it.switch)}”" if it.switch else "") + ".</span>")
+    elif it.reading:
+        reading = f"<span class='ck-card-reading'><b>In force:</b> {e(it.reading)}.</span>"
+    return f"<p class='ck-card-item ck-card-{it.kind.replace(' ', '-')}'>{head}{_text_html(it.text, href)} {reading}</p>"
+
+
+def card_html(card: RuleCard, href=None, element_id: str = "") -> str:
+    """The card as HTML (an <article class='ck-card'>): rule IDs link with `href(rule_id)` where given."""
+    e = html.escape
+    parts = [f"<article class='ck-card' lang='en'{f' id={chr(39)}{e(element_id)}{chr(39)}' if element_id else ''}>",
+             f"<header><h3 class='ck-card-title'>{e(card.title)} — the rules as the kit plays them</h3>",
+             f"<p class='ck-card-summary'>{e(card.summary)}"
+             + (f" <b>Options in force:</b> {e('; '.join(card.changed))}." if card.changed else "") + "</p></header>",
+             "<div class='ck-card-body'>"]
+    for s in card.sections:
+        rid = link_rule_ids(e(s.id), href) if href else e(s.id)
+        parts.append(f"<section class='ck-card-section'><h4>{rid} {e(s.title)}</h4>")
+        if s.text:
+            parts.append(_item_html(s.head, href, heading=True))
+        parts += [_item_html(it, href) for it in s.items]
+        parts.append("</section>")
+    rows = "".join(f"<li>{e(o.what)}: <b>{e(o.value)}</b>"
+                   + (f" <span class='ck-card-choices'>({e(' · '.join(o.choices))})</span>" if len(o.choices) > 1 else "")
+                   + "</li>" for o in card.options)
+    parts.append(f"<section class='ck-card-section ck-card-options'><h4>The options</h4><ul>{rows}</ul></section>")
+    parts.append(f"</div><footer><small>{e(card.sources)} Made from the kit's rulebook: each rule's words, "
+                 "quotations and readings in full are on the game's page.</small></footer></article>")
+    return "".join(parts)
+
+
+def card_text(card: RuleCard) -> str:
+    """The card as plain text (Markdown), for the terminal (`cardkit card GAME`)."""
+    out = [f"# {card.title} — the rules as the kit plays them", "", card.summary, ""]
+    if card.changed:
+        out += ["Options in force: " + "; ".join(card.changed) + ".", ""]
+    for s in card.sections:
+        out += [f"## {s.id} {s.title}", ""]
+        for it in ([s.head] if s.text else []) + s.items:
+            head = "" if it is s.head else f"**{it.id} {it.title}.** "
+            line = head + " ".join(it.text.split())
+            if it.reading and it.others:
+                line += (f" *The kit plays: {it.reading}. Other reading{'s' if len(it.others) > 1 else ''}: "
+                         f"{'; '.join(it.others)}" + (f" — the switch: “{it.switch}”" if it.switch else "") + ".*")
+            elif it.reading:
+                line += f" *In force: {it.reading}.*"
+            out += [line, ""]
+    out += ["## The options", ""]
+    out += [f"- {o.what}: **{o.value}**" + (f" ({' · '.join(o.choices)})" if len(o.choices) > 1 else "")
+            for o in card.options]
+    return "\n".join(out + ["", card.sources])
+
+
+# --- as a file ------------------------------------------------------------------------------------------------
+FONT = "DejaVuCond"
+_FONT_FILES = {"": "DejaVuSansCondensed.ttf", "B": "DejaVuSansCondensed-Bold.ttf",
+               "I": "DejaVuSansCondensed-Oblique.ttf", "BI": "DejaVuSansCondensed-BoldOblique.ttf"}
+
+
+def _fragments(text: str):
+    """(style, words) pieces of the rulebook's little Markdown: **bold**, *italic*, `code` (as plain)."""
+    for piece in re.split(r"(\*\*.+?\*\*|\*.+?\*|`.+?`)", text):
+        if not piece:
+            continue
+        if piece.startswith("**"):
+            yield "B", piece[2:-2]
+        elif piece.startswith("*") and len(piece) > 2:
+            yield "I", piece[1:-1]
+        elif piece.startswith("`"):
+            yield "", piece[1:-1]
+        else:
+            yield "", piece
+
+
+def card_pdf(card: RuleCard) -> bytes:
+    """The card as a PDF (A4, two columns), drawn by fpdf2 from the same content as the page's card."""
+    try:
+        from fpdf import FPDF
+    except ImportError:      # the site's extras install it (pyproject: site)
+        raise CardkitError("the rules card's PDF needs fpdf2: pip install -e '.[site]'") from None
+    fonts = resources.files("cardkit") / "fonts"
+    pdf = FPDF(format="A4", unit="mm")
+    pdf.set_margins(11, 10, 11)
+    pdf.set_auto_page_break(True, margin=10)
+    pdf.set_title(f"{card.title}: the rules as the kit plays them")
+    pdf.set_creator("cardkit")
+    pdf.set_lang("en")
+    for style, name in _FONT_FILES.items():
+        with resources.as_file(fonts / name) as path:
+            pdf.add_font(FONT, style, str(path))
+    pdf.add_page()
+    pdf.set_font(FONT, "B", 13)
+    pdf.multi_cell(0, 6, f"{card.title} — the rules as the kit plays them", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font(FONT, "", 8.5)
+    summary = card.summary + (f" Options in force: {'; '.join(card.changed)}." if card.changed else "")
+    pdf.multi_cell(0, 4, summary, new_x="LMARGIN", new_y="NEXT")
+    pdf.ln(1.5)
+
+    def write(par, text: str, style: str = "", size: float = 7.6) -> None:
+        for st, words in _fragments(text):
+            pdf.set_font(FONT, "".join(sorted(set(style + st))) if (style or st) else "", size)
+            par.write(words)
+
+    with pdf.text_columns(ncols=2, gutter=5, text_align="LEFT", line_height=1.12) as cols:
+        for s in card.sections:
+            with cols.paragraph(top_margin=1.6, bottom_margin=0.6) as par:
+                write(par, f"{s.id} {s.title}", "B", 9.2)
+            if s.text:
+                _pdf_item(cols, write, s.head, heading=True)
+            for it in s.items:
+                _pdf_item(cols, write, it)
+        with cols.paragraph(top_margin=1.6, bottom_margin=0.6) as par:
+            write(par, "The options", "B", 9.2)
+        for o in card.options:
+            with cols.paragraph(bottom_margin=0.4) as par:
+                write(par, f"{o.what}: ")
+                write(par, o.value, "B")
+                if len(o.choices) > 1:
+                    write(par, f" ({' · '.join(o.choices)})", "", 7)
+        with cols.paragraph(top_margin=1.6) as par:
+            write(par, f"{card.sources} Made from the kit's rulebook: each rule's words, quotations and readings in "
+                       "full are on the game's page.", "I", 6.8)
+    return bytes(pdf.output())
+
+
+def _pdf_item(cols, write, it: Item, heading: bool = False) -> None:
+    text = " ".join(line.strip() for line in it.text.splitlines())
+    text = text.replace(" - ", " • ") if text.startswith("- ") else text
+    if text.startswith("- "):
+        text = "• " + text[2:]
+    with cols.paragraph(bottom_margin=0.5) as par:
+        if not heading:
+            write(par, f"{it.id} {it.title}. ", "B")
+        write(par, text + " ")
+        if it.reading and it.others:
+            write(par, "The kit plays: ", "BI")
+            write(par, f"{it.reading}. Other reading{'s' if len(it.others) > 1 else ''}: {'; '.join(it.others)}"
+                  + (f" — the switch: “{it.switch}”" if it.switch else "") + ".", "I")
+        elif it.reading:
+            write(par, "In force: ", "BI")
+            write(par, f"{it.reading}.", "I")
+
+
+def page_count(pdf: bytes) -> int:
+    """The number of pages of a PDF this module made."""
+    return len(re.findall(rb"/Type\s*/Page(?!s)", pdf))

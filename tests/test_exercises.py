@@ -1,0 +1,305 @@
+"""Test yourself (cardkit.exercises): over many seeded games of every game, under the kit's defaults, every other
+reading of each disputed rule and every player count, every question has exactly one right answer (or says it
+has several), the answer it marks right is what the engine does (checked again by replaying the position
+through the public protocol), the answer under another reading is what the engine does there, and no question
+shows a card its seat has not seen. Pure Python and quick: the browser tests only open the widget."""
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+
+import cardkit
+import cardkit.exercises as ex
+from cardkit import CardkitError, IllegalActionError
+from cardkit.rng import Rng
+
+GAMES = list(cardkit.GAMES)
+SEEDS = 12              # games played per kind and variant (every moment of each is a question)
+PER_WALK = 3            # questions of one game checked against a replay (the first ones and the last)
+
+
+def variants(game: str) -> list[dict]:
+    """The kit's defaults, every other player count, and every other reading of each disputed rule."""
+    g = cardkit.load_game(game)
+    out = [{}]
+    for o in g.option_specs:
+        if o.name == "players":
+            out += [{"players": v} for v in o.choices if v != o.default]
+    for o, r in ex.disputed_options(g):
+        out += [{o.name: rd.value} for rd in r.readings if rd.value != o.default]
+    return out
+
+
+CASES = [(g, v) for g in GAMES for v in variants(g)]
+
+
+def questions(game: str, opts: dict, seeds=range(SEEDS)) -> list:
+    g = cardkit.load_game(game, **opts)
+    out = []
+    for kind in ex.kinds(game):
+        for seed in seeds:
+            got: list = []
+            ex.walk(g, kind, None, seed, Rng(seed * 7919 + 1), collect=got)
+            out += got[:PER_WALK - 1] + got[-1:] if len(got) >= PER_WALK else got
+    return out
+
+
+def replay(q):
+    g = cardkit.load_game(q.game, **q.options)
+    st = g.blank_state()
+    for a in q.history:
+        st.apply(a)
+    return st
+
+
+def engine_words(before, action, after) -> str:
+    v = after.view(None)
+    words = [before.describe(action), v.status, v.result]
+    words += [p.note for p in v.piles] + [s.info for s in v.seats] + [f"{k}: {x}" for k, x in v.facts]
+    return "\n".join(words)
+
+
+def visible(view) -> Counter:
+    return Counter(c for c in view.cards_visible() if c is not None)
+
+
+class Position:
+    """A question's position replayed through the public protocol, read before and after the engine's move."""
+
+    def __init__(self, q):
+        st = replay(q)
+        self.scores, self.standing = st.scores(), st.standing()
+        self.legal = frozenset(a.card.text for a in st.legal_actions() if a.card is not None)
+        self.describe = st.describe(q.action)
+        self.seen = visible(st.view(q.viewer)) if q.viewer is not None else Counter()
+        self.public = " ".join(f"{k} {v}" for k, v in st.view(q.viewer).facts) if q.viewer is not None else ""
+        self.calls = {c[1:3]: getattr(st, c[1])(*c[2]) for c in q.checks if c[0] == "before"}
+        self.deck = st.game.deck.cards
+        self.after = st.apply(q.action)
+        if q.viewer is not None:
+            self.seen |= visible(self.after.view(q.viewer))
+
+
+def disagreements(q, pos=None) -> list[str]:
+    """Where the question's right answer is not what the engine does (empty: they agree)."""
+    pos = pos or Position(q)
+    after = pos.after
+    bad = []
+    for check in q.checks:
+        what = check[0]
+        if what == "legal":
+            if pos.legal != check[1]:
+                bad.append(f"legal cards {sorted(pos.legal)}, the question says {sorted(check[1])}")
+            right = frozenset(q.choice(k).card.text for k in q.answer)
+            if right != check[1]:
+                bad.append("the right choices are not the playable cards")
+        elif what == "delta":
+            d = after.scores()[check[1]] - pos.scores[check[1]]
+            if d != check[2]:
+                bad.append(f"score of seat {check[1]} changed by {d}, the question says {check[2]}")
+        elif what == "standing":
+            d = after.standing()[check[1]] - pos.standing[check[1]]
+            if abs(d - check[2]) > 1e-9:
+                bad.append(f"standing of seat {check[1]} changed by {d}, the question says {check[2]}")
+        elif what == "says":
+            v = after.view(None)
+            words = "\n".join([pos.describe, v.status, v.result, *(p.note for p in v.piles),
+                               *(s.info for s in v.seats), *(f"{k}: {x}" for k, x in v.facts)])
+            if not any(t in words for t in check[1]):
+                bad.append(f"the engine does not say any of {check[1]}")
+        elif what == "before":
+            got = pos.calls[check[1:3]]
+            if got != check[3]:
+                bad.append(f"{check[1]}{check[2]} is {got}, the question says {check[3]}")
+        elif what == "legal_of":
+            got = frozenset(a.text for a in after.legal_actions())
+            if after.current_player != check[1] or got != check[2]:
+                bad.append(f"after the move seat {after.current_player} has {sorted(got)}")
+        elif what == "shown":
+            pile = next((p for p in after.view(None).piles if p.kind == "last-trick"), None)
+            n = sum(1 for o, _ in pile.cards if o == check[1]) if pile else -1
+            if not check[2][0] <= n <= check[2][1]:
+                bad.append(f"{check[1]} shows {n} cards, the question says {check[2]}")
+        else:
+            bad.append(f"unknown check {what}")
+    if not q.checks:
+        bad.append("no check against the engine")
+    return bad
+
+
+SUIT_LABEL = re.compile(r"(?<![\w])(10|[2-9AJQK])([♠♥♦♣])")
+
+
+def hidden_problems(q, pos=None) -> list[str]:
+    """Cards the question shows (as pictures or in its words) that its seat has not seen in the position."""
+    if q.whole:
+        return []
+    pos = pos or Position(q)
+    seen = pos.seen
+    bad = [f"shows {c.label}" for c in set(q.scene.cards()) if c not in seen]
+    labels = {c.label for c in pos.deck}
+    words = " ".join([q.prompt, q.why, q.answer_text, *q.scene.lines, *(f"{k} {v}" for k, v in q.scene.facts),
+                      *(c.label for c in q.choices), *(q.why_not.values()), *(o.answer for o in q.others)])
+    seen_labels = {c.label for c in seen} | {m.group(0) for m in SUIT_LABEL.finditer(pos.public)}
+    for m in SUIT_LABEL.finditer(words):
+        label = m.group(0)
+        if label in labels and label not in seen_labels:
+            bad.append(f"names {label}")
+    return bad
+
+
+def structure_problems(q, book) -> list[str]:
+    bad = []
+    keys = [c.key for c in q.choices]
+    labels = [c.label for c in q.choices]
+    if len(set(keys)) != len(keys) or len(set(labels)) != len(labels):
+        bad.append(f"choices repeat: {labels}")
+    if not q.answer or not set(q.answer) <= set(keys):
+        bad.append("the answer is not among the choices")
+    if not q.multiple and len(q.answer) != 1:
+        bad.append("a single-answer question with several right answers")
+    if q.multiple and len(q.answer) == len(keys) and len(keys) > 1:
+        pass                                   # every card may be played: allowed, the question says "every one"
+    if len(keys) < 2:
+        bad.append("fewer than two choices")
+    if not (q.prompt and q.why and q.answer_text):
+        bad.append("no prompt, reason or answer in words")
+    if q.rule not in book.ids():
+        bad.append(f"rests on {q.rule!r}, not a rule of the game")
+    if q.level not in ex.LEVELS or (q.level == 3) != bool(q.others):
+        bad.append(f"step {q.level} with {len(q.others)} other readings")
+    for o in q.others:
+        r = book.rule(o.rule)
+        if r.kind not in ex.DISPUTED or not any(rd.label == o.reading for rd in r.readings):
+            bad.append(f"another reading {o.reading!r} of {o.rule} is not a disputed rule's reading")
+    right = ex.mark(q, set(q.answer))
+    if not right.right or right.headline != "Right.":
+        bad.append("the right answer is not marked right")
+    for c in q.choices:
+        if not q.multiple and c.key not in q.answer and ex.mark(q, {c.key}).right:
+            bad.append(f"{c.label} is marked right too")
+    return bad
+
+
+@pytest.mark.parametrize("game,opts", CASES, ids=[f"{g}-{'-'.join(f'{k}={v}' for k, v in o.items()) or 'defaults'}"
+                                                   for g, o in CASES])
+def test_every_question_has_one_right_answer_and_it_is_the_engines(game, opts):
+    book = cardkit.load_game(game, **opts).rulebook
+    qs = questions(game, opts)
+    assert qs, "questions are made"
+    problems = []
+    for q in qs:
+        pos = Position(q)
+        found = structure_problems(q, book) + disagreements(q, pos) + hidden_problems(q, pos)
+        if found:
+            problems.append((q.kind, q.seed, q.prompt, found))
+    assert not problems, problems[:5]
+    kinds = {q.kind for q in qs}
+    assert kinds == {k.name for k in ex.kinds(game)}, f"every kind comes up: {kinds}"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_another_readings_answer_is_what_the_engine_does_under_it(game):
+    """A third-step question's answer under another reading: the same position replayed under that reading
+    gives the same question there, whose answer is that one and agrees with the engine."""
+    g = cardkit.load_game(game)
+    qs = [q for q in questions(game, {}, range(10)) if q.level == 3]
+    if not any(ex.alts_for(g, k.options) for k in ex.kinds(game)):
+        assert not qs
+        return
+    assert qs, "the disputed readings change some answers"
+    for q in qs[:25]:
+        assert q.others
+        for o in q.others:
+            opt = next(x for x, r in ex.disputed_options(g) if r.id == o.rule)
+            value = next(rd.value for rd in g.rulebook.rule(o.rule).readings if rd.label == o.reading)
+            there = ex.question_at(cardkit.load_game(game, **{opt.name: value}), q.kind, q.history, q.action)
+            assert there is not None, (q.prompt, o)
+            assert there.result_key == o.key != q.result_key, (q.prompt, o, there.answer_text)
+            assert not disagreements(there), (q.prompt, o)
+
+
+def test_the_check_fails_where_the_question_disagrees_with_the_engine():
+    """The engine checks are not vacuous: a question whose answer is changed is caught."""
+    for game in GAMES:
+        qs = ex.question_set(game, 3).questions
+        for q in qs:
+            assert not disagreements(q), (game, q.prompt)
+            wrong = []
+            for c in q.checks:
+                if c[0] == "legal":
+                    wrong.append(("legal", c[1] | {"ZZ"}))
+                elif c[0] in ("delta", "standing"):
+                    wrong.append((c[0], c[1], c[2] + 1))
+                elif c[0] == "says":
+                    wrong.append(("says", tuple(t + " and more" for t in c[1])))
+                elif c[0] == "before":
+                    wrong.append((*c[:3], c[3] + 1))
+                elif c[0] == "legal_of":
+                    wrong.append(("legal_of", c[1], c[2] - {"draw"}))
+                elif c[0] == "shown":
+                    wrong.append(("shown", c[1], (c[2][1] + 1, 99)))
+            q2 = ex.Question(**{**q.__dict__, "checks": wrong})
+            assert disagreements(q2), (game, q.kind, wrong)
+
+
+def test_the_hidden_check_catches_a_card_the_seat_has_not_seen():
+    q = next(q for q in ex.question_set("whist", 1).questions if q.kind == "play")
+    before = replay(q)
+    other = (q.viewer + 1) % 4
+    foreign = next(c for c in before.hands[other] if c not in before.hands[q.viewer])
+    leaked = ex.Question(**{**q.__dict__, "why": q.why + f" West holds {foreign.label}."})
+    assert hidden_problems(leaked)
+    shown = ex.Question(**{**q.__dict__, "scene": ex.Scene(hand=[*q.scene.hand, foreign])})
+    assert hidden_problems(shown)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_set_is_reproducible_by_its_number_and_steps_up(game):
+    a = ex.question_set(game, 12)
+    b = ex.question_set(game, 12)
+    assert [(q.prompt, q.answer, q.seed) for q in a.questions] == [(q.prompt, q.answer, q.seed) for q in b.questions]
+    c = ex.question_set(game, 13)
+    assert [q.seed for q in a.questions] != [q.seed for q in c.questions]
+    levels = [q.level for q in a.questions]
+    assert levels == sorted(levels) and len(levels) == ex.SET_SIZE and levels[0] == 1
+    g = cardkit.load_game(game)
+    if any(ex.alts_for(g, k.options) for k in ex.kinds(game)):
+        assert 3 in levels, "a set ends with the disputed readings"
+
+
+def test_a_set_follows_the_reading_in_force():
+    """Switch a disputed rule and the questions follow it: the same set's third step, under the other reading,
+    names the kit's default as the other reading."""
+    d = ex.question_set("magische7", 5)
+    o = ex.question_set("magische7", 5, spiegel_scoring="zero")
+    assert d.options["spiegel_scoring"] == "copy" and o.options["spiegel_scoring"] == "zero"
+    readings = {x.reading for q in o.questions for x in q.others}
+    assert "The Spiegel copies the other card" in readings or any("copies" in r for r in readings), readings
+
+
+def test_bad_input_is_one_clear_error():
+    for bad in (0, -1, 10000, "12", 1.5, True):
+        with pytest.raises(CardkitError, match="whole number from 1 to 9999"):
+            ex.question_set("sieben", bad)
+    with pytest.raises(CardkitError, match="no questions for"):
+        ex.kinds("chess")
+    with pytest.raises(cardkit.OptionError):
+        ex.question_set("sieben", 1, players=7)
+    q = ex.question_set("sieben", 1).questions[0]
+    with pytest.raises(CardkitError, match="no such choice"):
+        ex.mark(q, {"nonsense"})
+    with pytest.raises(CardkitError, match="pick an answer"):
+        ex.mark(q, set())
+
+
+def test_a_wrong_answer_is_told_why_with_the_rule():
+    q = next(q for q in ex.question_set("ecarte", 2).questions if q.kind == "play")
+    wrong = next(c for c in q.choices if c.key not in q.answer)
+    m = ex.mark(q, {wrong.key})
+    assert not m.right and m.headline.startswith("Not quite.") and q.answer_text in m.headline
+    assert any(re.search(r"\[EC-3\.\d\]", line) for line in m.why_not), m.why_not
+    with pytest.raises(IllegalActionError):
+        replay(q).apply(wrong.card.text)          # the engine refuses it too
