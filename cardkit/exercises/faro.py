@@ -43,9 +43,13 @@ class TurnKind(Kind):
         a, b, last, settled = lt
         out = {}
         for seat, card, outcome, before in settled:
+            if not before:             # a card left lying without a stake (FA-3.7's other reading): no question
+                continue
             amount = before if outcome == fa.WIN else -before if outcome == fa.LOSS else \
                 -fa.doublet_cost(before, state.game.doublets)
             out[(seat, card)] = (outcome, amount, before)
+        if not out:
+            return None
         return {"left": a, "right": b, "last": last, "settled": out, "note": state.turn_note(lt)}
 
     def key(self, r):
