@@ -493,3 +493,36 @@ def test_friends_at_one_screen_never_see_each_others_cards(game, opts, people):
         assert table.play(RandomBot(step).choose(table.state))
         step += 1
     assert covers >= 3 and len(movers) >= 2, (covers, movers)
+
+
+@pytest.mark.parametrize("game,opts,people", PEOPLE)
+def test_friends_table_shows_what_its_seat_knows_and_the_cover_nothing(game, opts, people):
+    """What the page receives with several people is a function of what the one in front of the screen knows,
+    and of nothing while the table is covered: a table continued from the same game with unseen cards dealt
+    anew shows the same synced state — covered, whosever unseen cards are dealt anew; uncovered, for the
+    person in front of the screen (his log and what happened as he followed the game, his hand, his Undo)."""
+    table = widgets.PlayTable(game, seed=5, people=people, **opts)
+    same = widgets.PlayTable(game, seed=5, people=people, **opts)
+    other = widgets.PlayTable(game, seed=5, people=people, **opts)
+    human_bot, compared, step = RandomBot(9), 0, 0
+    while not table.state.is_terminal() and compared < 3:
+        if table.covered:
+            table.ready()
+        while table._moments:
+            table.next_round()
+        if step in (3, 10, 24):
+            s, me = table.state, table.state.current_player
+            same.load(s)
+            assert same.covered and not same._table.value.count("ck-card")
+            for q in range(s.game.num_players):
+                other.load(s.resample(q, Rng(step * 10 + q)))
+                assert _normal(synced_text(other)) == _normal(synced_text(same)), f"step {step}, covered, seat {q}"
+            other.load(s.resample(me, Rng(step)))
+            same.ready()
+            other.ready()
+            assert same.human == other.human == me and not same.covered
+            assert _normal(synced_text(other)) == _normal(synced_text(same)), f"step {step}, seat {me}"
+            compared += 1
+        assert table.play(human_bot.choose(table.state))
+        step += 1
+    assert compared == 3
