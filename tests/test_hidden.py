@@ -420,13 +420,13 @@ def test_the_odds_are_the_same_whatever_the_hidden_cards_are(game, opts):
 # --- several people at one screen -------------------------------------------------------------------------
 def people_configs():
     """One table of friends per registered game, at its largest player count (the most hands to hide): two
-    people side by side, and with four or more seats a third across the table, the computer between them."""
+    people side by side, and with four or more seats that choose a third, the computer between them."""
     for name in cardkit.GAMES:
         cls = cardkit.game_class(name)
         spec = next((o for o in cls.option_specs if o.name == "players"), None)
         opts = {} if spec is None else {"players": max(spec.choices or range(spec.range[0], spec.range[1] + 1))}
-        n = cls(**opts).num_players
-        yield name, opts, sorted({0, 1} | ({n - 1} if n >= 4 else set()))
+        seats = cls(**opts).deciders()           # (a seat the rules play by themselves is the computer's)
+        yield name, opts, seats[:2] + seats[3:][-1:]
 
 
 PEOPLE = [pytest.param(g, o, p, id=g) for g, o, p in people_configs()]

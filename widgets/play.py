@@ -127,7 +127,8 @@ SEATS_NOTE = (
     "speak to the player in front of the screen only. <b>Undo</b> then takes back only your own last moves, "
     "and only until something follows them (the computer's answer, another player's move, a card dealt or "
     "drawn): to take back more, the cards you have not seen would have to be dealt anew, and your friends' "
-    "cards with them.</div>")
+    "cards with them. (The table hides the cards from the eyes at the table, not from someone who opens the "
+    "browser's developer tools.)</div>")
 
 
 def _within_noise(a, b) -> bool:
@@ -240,6 +241,15 @@ class _Notes:
 PERSON, COMPUTER = "a person at this screen", "the computer"
 
 
+def _check_people(game, people) -> None:
+    """The seats people may play at one screen: one or more of the game's seats that choose (`Game.deciders`)."""
+    seats = game.deciders()
+    if not people or any(isinstance(p, bool) or not isinstance(p, int) or p not in seats for p in people):
+        names = game.player_names()
+        raise CardkitError("people: the seats played at this screen, one or more of "
+                           + ", ".join(f"{p} ({names[p]})" for p in seats) + f", not {people!r}")
+
+
 def _and(names) -> str:
     names = list(names)
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
@@ -278,11 +288,8 @@ class PlayTable(w.VBox):
         if bot not in self._bots:
             raise CardkitError(f"no bot {bot!r} for {cls.title}; bots: {', '.join(self._bots)}")
         self._bot_name = bot
-        seats = cls(**options).num_players
         people = [human] if people is None else list(people)
-        if not people or any(isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < seats for p in people):
-            raise CardkitError(f"people: the seats played at this screen, one or more of 0 to {seats - 1}, "
-                               f"not {people!r}")
+        _check_people(cls(**options), people)
         self._seat_choice = set(people)        # who plays each seat from the next game on (Options…)
         self.people = tuple(sorted(self._seat_choice))
         self.human = human if human in self.people else self.people[0]
@@ -444,22 +451,23 @@ class PlayTable(w.VBox):
             return
         if not hasattr(self, "_seat_controls"):
             self._seat_controls, self._seat_style = [], DescriptionStyle(description_width="initial")
-        names = self.game.player_names()
-        while len(self._seat_controls) < len(names):
-            seat = len(self._seat_controls)
+        names, seats = self.game.player_names(), self.game.deciders()
+        while len(self._seat_controls) < len(seats):
+            i = len(self._seat_controls)
             d = w.Dropdown(options=[(PERSON, True), (COMPUTER, False)], value=False, style=self._seat_style,
                            layout=shared("dropdown"))
-            d.observe(lambda change, seat=seat: self._seat_changed(seat, change), names="value")
+            d.observe(lambda change, i=i: self._seat_changed(self._seats[i], change), names="value")
             self._seat_controls.append(d)
+        self._seats = seats
         self._reverting = True
         try:
-            for seat, (d, name) in enumerate(zip(self._seat_controls, names)):
-                d.description = name
-                d.tooltip = f"who plays {name}: a person at this screen, or the computer"
+            for seat, d in zip(seats, self._seat_controls):
+                d.description = names[seat]
+                d.tooltip = f"who plays {names[seat]}: a person at this screen, or the computer"
                 d.value = seat in self._seat_choice
         finally:
             self._reverting = False
-        self._seat_box.children = self._seat_controls[:len(names)]
+        self._seat_box.children = self._seat_controls[:len(seats)]
 
     def _seat_changed(self, seat: int, change) -> None:
         if self._reverting:
@@ -568,7 +576,8 @@ class PlayTable(w.VBox):
         self.state = self.game.new_state(seed=seed)
         self._seed = None  # the given seed is for the first game only
         n = self.game.num_players
-        self.people = tuple(sorted(p for p in self._seat_choice if p < n)) or (0,)
+        deciders = self.game.deciders()
+        self.people = tuple(sorted(p for p in self._seat_choice if p in deciders)) or (deciders[0],)
         self._seat_choice = set(self.people)
         self.human = self.human if self.human in self.people else self.people[0]
         factories = bots_for(self.game)
@@ -1486,17 +1495,21 @@ class Play(w.VBox):
         game_ = cls(**{k: v for k, v in table_args.items() if k not in table_keys})   # the options, checked now
         if "bot" in table_args and table_args["bot"] not in bots_for(game_):
             raise CardkitError(f"no bot {table_args['bot']!r} for {cls.title}; bots: {', '.join(bots_for(game_))}")
-        people = table_args.get("people")
-        if people is not None and (not people or any(isinstance(p, bool) or not isinstance(p, int)
-                                                     or not 0 <= p < game_.num_players for p in people)):
-            raise CardkitError(f"people: the seats played at this screen, one or more of 0 to "
-                               f"{game_.num_players - 1}, not {people!r}")
+        if table_args.get("people") is not None:
+            _check_people(game_, table_args["people"])
         self.game_name, self._args, self.table = game, table_args, None
         start = Button(description="Deal the cards ▸", button_style="primary",
                        tooltip=f"deal a game of {cls.title} and play it against the computer")
         start.add_class("ck-play-start")
         start.on_click(lambda _: self.start())
-        children = [start]
+        # friends at one screen: the first two seats that choose are people (Options… seats them otherwise), at
+        # the page's player count or the next that has two such seats (Faro: the bank only turns the cards)
+        self._friends = _friends_table(cls, {k: v for k, v in table_args.items() if k not in table_keys})
+        friends = Button(description="Play with friends ▸", tooltip=(
+            "two or more people take turns at this screen: the table hides each player's cards from the others"))
+        friends.add_class("ck-play-friends")
+        friends.on_click(lambda _: self.start(**self._friends))
+        children = [Box([start, friends] if self._friends else [start])]
         kept = kept_game(game) if table_args.get("keep", True) else None
         if kept is not None:        # the visitor's game from before the table closed (or a reload)
             try:
@@ -1516,15 +1529,16 @@ class Play(w.VBox):
                 back.add_class("ck-play-resume")
                 back.on_click(lambda _: self.resume())
                 start.description, start.button_style = "Deal new cards ▸", ""
-                children = [note, Box([back, start])]
+                children = [note, Box([back, start, friends])]
         # in the static site the computer's cards are dealt in the visitor's own browser: say so, in plain words
         self._practice = [HTML(PRACTICE_NOTE)] if STATIC_SITE else []
         super().__init__([*children, *self._practice], layout=shared("layout"))
 
-    def start(self) -> "PlayTable":
-        """Deal and show the table (once; later calls return the same table)."""
+    def start(self, **friends) -> "PlayTable":
+        """Deal and show the table (once; later calls return the same table); `friends`: arguments in place of
+        the page's (`people`, the seats people play at this screen, and the player count they need)."""
         if self.table is None:
-            self.table = PlayTable(self.game_name, **self._args)
+            self.table = PlayTable(self.game_name, **{**self._args, **friends})
             self.children = [self.table, *self._practice]
             # the button that had the focus is gone: give it to the table's first choice once the page has
             # built the table's views (their models are new, so a focus sent at once would find no view)
@@ -1554,6 +1568,19 @@ class Play(w.VBox):
         self.children = [self.table, *self._practice]
         later(0.8, self.table._focus)
         return self.table
+
+
+def _friends_table(cls, options: dict) -> dict:
+    """The table "Play with friends" deals: two people in the first two seats that choose, at the page's player
+    count or the next one that has two such seats ({} where none has)."""
+    spec = next((o for o in cls.option_specs if o.name == "players"), None)
+    now = options.get("players", spec.default if spec is not None else None)
+    counts = [now] + ([n for n in (spec.choices or ()) if n > now] if spec is not None else [])
+    for n in counts:
+        game = cls(**{**options, **({"players": n} if n is not None else {})})
+        if len(game.deciders()) >= 2:
+            return {"people": game.deciders()[:2], **({"players": n} if n != now else {})}
+    return {}
 
 
 PRACTICE_NOTE = ("<p class='ck-practice'><small><b>A practice table.</b> On this site the game runs inside your own "
