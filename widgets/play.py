@@ -120,15 +120,14 @@ UNDO_SEVERAL = ("take back your own last move, as long as nothing has followed i
                 "another player, no card dealt, drawn or shown")
 # the seats in the Options… panel, and how the table treats several people at one screen, in plain words
 SEATS_NOTE = (
-    "<div class='ck-note ck-seats-note'><b>Who plays</b> — each seat is a person at this screen or the computer "
-    "(from the next game). Two or more people play in turn at one screen: between their turns the table is "
-    "covered and names who plays next, and that player's cards show only after the button “I am …, show my "
-    "cards” — the others look away. Each sees the game as his seat saw it; the Hint, the Odds and the review "
-    "speak to the player in front of the screen only. <b>Undo</b> then takes back only your own last moves, "
-    "and only until something follows them (the computer's answer, another player's move, a card dealt or "
-    "drawn): to take back more, the cards you have not seen would have to be dealt anew, and your friends' "
-    "cards with them. (The table hides the cards from the eyes at the table, not from someone who opens the "
-    "browser's developer tools.)</div>")
+    "<div class='ck-note ck-seats-note'><b>Who plays</b> — each seat: a person at this screen, or the computer "
+    "(a game under way keeps its seats until New game). With two or more people the table is covered between "
+    "their turns: it names who plays "
+    "next and shows that player's cards only after “I am …, show my cards”, while the others look away (the "
+    "browser's developer tools would still find them). The Hint, the Odds and the review speak to the player in "
+    "front of the screen. <b>Undo</b> then takes back only your own moves, and only until something follows them "
+    "— the computer's answer, another player's move, a card dealt or drawn: taking back more would mean dealing "
+    "the cards you have not seen anew, your friends' cards among them.</div>")
 
 
 def _within_noise(a, b) -> bool:
@@ -1163,7 +1162,8 @@ class PlayTable(w.VBox):
         names = self.game.player_names()
         computer = [names[p] for p in range(len(names)) if p not in self.people]
         who = (f"At this screen: {_and(names[p] for p in self.people)}"
-               + (f"; the computer plays {_and(computer)}." if computer else "."))
+               + (f"; the computer plays {_and(computer)}." if computer else ".")
+               + (" Options… sets who plays each seat." if self._opt is not None else ""))
         if thinking or s.current_player not in self.people:
             title, text = "The cards are hidden", "The computer is playing; then the screen names who plays next."
             self._actions.children = []
