@@ -481,13 +481,19 @@ def test_friends_at_one_screen_never_see_each_others_cards(game, opts, people):
         assert s.current_player == me
         movers.add(me)
         if step % 4 == 3:
-            before, turns = [a.text for a in s.history], dict(table._turns)
+            before, turns, seen_then = [a.text for a in s.history], dict(table._turns), s.view(me)
             table.undo()
             after = [a.text for a in table.state.history]
             assert after == before[:len(after)]           # a take-back deals nothing anew
             # only the moves of the person in front of the screen, and only if nothing else followed them
             assert all(turns.get(j) == me for j in range(len(after), len(before)))
             assert table.human == me and not table.covered
+            if len(after) < len(before):       # what they showed him did not depend on a card he has not seen
+                for k in range(4):
+                    world = table.state.resample(me, Rng(k))
+                    for text in before[len(after):]:
+                        world.apply(text)
+                    assert world.view(me) == seen_then, f"step {step}"
             step += 1
             continue
         assert table.play(RandomBot(step).choose(table.state))

@@ -542,26 +542,31 @@ def test_between_two_peoples_turns_the_table_is_covered():
     assert table.human == 1 - first and "What happened" in table._happened.value
 
 
-def test_undo_with_several_people_takes_back_only_your_own_moves_that_nothing_followed():
+def test_undo_with_several_people_takes_back_only_your_own_choices_while_it_is_your_turn():
     """Alone at the table Undo re-deals the cards you have not seen; with friends that would change their
-    cards (or, keeping them, tell you what they hold by what never comes up). So Undo takes back your own
-    moves only while nothing has followed them, exactly as they were — and says why when it cannot."""
-    table = widgets.PlayTable("ecarte", seed=3, people=[0, 1])
+    cards (or, keeping them, tell you what they hold by what never comes up). So Undo takes back only your own
+    choices while it is still your turn and nothing has followed them — a stake — exactly as they were; a move
+    the turn has passed on from stands (whom it passed to may tell a hidden card), and so does one that
+    finished a trick; the table says why."""
+    table = widgets.PlayTable("faro", players=3, seed=3, people=[0, 2])
+    table.ready()
+    me, s = table.human, table.state
+    history = [a.text for a in s.history]
+    card = next(a for a in s.legal_actions() if a.card is not None)
+    table.play(card)                                         # a stake on a card: still my turn
+    table.play(table.state.legal_actions()[0])               # its amount
+    assert not table.covered and table.state.current_player == me
+    table.undo()
+    assert [a.text for a in table.state.history] == history + [card.text]     # exactly, nothing dealt anew
+    assert "nothing was dealt anew" in table._msg.value and "Your move was taken back." in table._happened.value
     bot = RandomBot(2)
-    while True:                          # to a card played to a trick that passes the turn to the other
-        if table.covered:
-            table.ready()
-        me, a, n = table.human, bot.choose(table.state), len(table.state.history)
-        table.play(a)
-        if table.covered and a.card is not None and len(table.state.history) == n + 1:
-            break
-    history = [a.text for a in table.state.history]
-    mover_view = table._state_at(n).view(me)
-    table.undo()                                             # on the covered table: the move comes back
-    assert not table.covered and table.human == me and table.state.view(me) == mover_view
-    assert [a.text for a in table.state.history] == history[:len(table.state.history)]   # nothing dealt anew
-    assert "Your move was taken back." in table._happened.value
-    for _ in range(60):                  # on to a move of someone that another person has answered
+    while not table.covered:                                 # on until the turn passes to the other person
+        table.play(bot.choose(table.state))
+    assert table._undo.disabled
+    before = table.state.snapshot()
+    table.undo()
+    assert table.state.snapshot() == before and "The turn has passed" in table._msg.value
+    for _ in range(60):                  # on to a decision of someone whose last move another person answered
         if table.covered:
             table.ready()
         s, me = table.state, table.human
@@ -576,19 +581,20 @@ def test_undo_with_several_people_takes_back_only_your_own_moves_that_nothing_fo
     table.undo()
     assert table.state.snapshot() == before
     assert f"{table.game.player_names()[answered[0]]} has played since your move" in table._msg.value
-    # the computer's answer is not taken back either: it showed what it played
-    table = widgets.PlayTable("magische7", players=4, seed=3, people=[0, 2])
-    for _ in range(60):
+    # Whist, four people: the last card of a trick that its player wins stands, though the turn stays his
+    table = widgets.PlayTable("whist", seed=3, people=[0, 1, 2, 3])
+    for _ in range(200):
         if table.covered:
             table.ready()
-        n = len(table.state.history)
+        me, trick = table.human, table.state.progress()
         table.play(bot.choose(table.state))
-        if table.covered and table.state.history[n + 1].__class__ is not cardkit.Deal:
+        if not table.covered and table.human == me and table.state.progress() != trick:
             break
+    else:
+        pytest.fail("no trick was won by its last player")
     before = table.state.snapshot()
     table.undo()
-    assert table.state.snapshot() == before and "has answered your move" in table._msg.value
-    assert re.match(r"<div class='ck-error' role='alert'>(East|West) has answered", table._msg.value)
+    assert table.state.snapshot() == before and "Your move finished Trick" in table._msg.value
 
 
 def test_each_person_is_told_only_his_own_drawn_cards():

@@ -12,10 +12,12 @@ every sample.
 Several seats may be people at one screen (``people``). Between two people's turns the table is covered:
 nothing of any hand, no log and no line that depends on a hidden card, only whose turn it is and a button
 "I am …, show my cards"; then the table is that seat's, with the log and "what happened" narrated as it
-followed the game. With several people Undo takes back only the moves of the seat in front of the screen
-that nothing has followed yet (no move of the computer or of another person, no card dealt or drawn, no card
-shown), so it deals nothing anew: a re-deal of the cards one person has not seen would change another's
-hand, or, keeping the other people's hands, let the taker learn them by what never comes up.
+followed the game. With several people Undo takes back only the choices of the seat in front of the screen
+while it is still its turn and nothing has followed them (no move of the computer or of another person, no
+deal, no card shown, no trick or round finished), exactly, dealing nothing anew: a re-deal of the cards one
+person has not seen would change another's hand, or, keeping the other people's hands, let the taker learn
+them by what never comes up; and a move the turn has passed on from may have shown something hidden by whom
+it passed to.
 """
 from __future__ import annotations
 
@@ -112,22 +114,23 @@ NO_DIFFERENCE_WIN = 0.005       # ... or in the chance of winning, where the exp
 THINK_MS = 1500 if STATIC_SITE else 900
 REVIEW_SECONDS = 20             # "Review my game": about this long in all (the expert's time shared out)
 REVIEW_MIN_MS, REVIEW_MAX_MS = 40, 300   # ... but no less and no more than this per decision
+TAKE_BACK_PROBES = 6            # with several people: worlds dealt anew that must agree before a take-back
 
 
 UNDO_ONE = ("take back your last move and the bots' replies; the cards you have not seen are shuffled again, so "
             "Undo never shows what is hidden")
-UNDO_SEVERAL = ("take back your own last move, as long as nothing has followed it: no move of the computer or of "
-                "another player, no card dealt, drawn or shown")
+UNDO_SEVERAL = ("take back your own choices while it is still your turn and nothing has followed them (a stake, a "
+                "card to throw away): once the turn has passed, or a card was drawn or shown, a move stands")
 # the seats in the Options… panel, and how the table treats several people at one screen, in plain words
 SEATS_NOTE = (
     "<div class='ck-note ck-seats-note'><b>Who plays</b> — each seat: a person at this screen, or the computer "
     "(a game under way keeps its seats until New game). With two or more people the table is covered between "
-    "their turns: it names who plays "
-    "next and shows that player's cards only after “I am …, show my cards”, while the others look away (the "
-    "browser's developer tools would still find them). The Hint, the Odds and the review speak to the player in "
-    "front of the screen. <b>Undo</b> then takes back only your own moves, and only until something follows them "
-    "— the computer's answer, another player's move, a card dealt or drawn: taking back more would mean dealing "
-    "the cards you have not seen anew, your friends' cards among them.</div>")
+    "their turns: it names who plays next and shows that player's cards only after “I am …, show my cards”, "
+    "while the others look away (the browser's developer tools would still find them). The Hint, the Odds and "
+    "the review speak to the player in front of the screen. <b>Undo</b> then takes back only your own choices "
+    "while it is still your turn and nothing has followed them — a stake, a card to throw away; once the turn "
+    "has passed, or a card was drawn or shown, a move stands, as at a real table. Alone, Undo deals the cards "
+    "you have not seen anew; with friends that would change their cards, or tell you what they hold.</div>")
 
 
 def _within_noise(a, b) -> bool:
@@ -790,40 +793,67 @@ class PlayTable(w.VBox):
     def _why_no_take_back(self, k: int) -> str:
         """With several people: why the moves since the human's decision at history index `k` may not be taken
         back, in plain words ("" if they may). A take-back deals nothing anew (that would change another
-        person's cards, or let the taker learn them by what never comes up), so it is fair only where nothing
-        has followed the human's own moves: no move of the computer or of another person, no deal, no card
-        shown to him."""
+        person's cards, or, keeping them, let the taker learn them by what never comes up), so it is fair only
+        where the moves taken back showed nothing of a hidden card: the human's own choices while it is still
+        his turn — no move of the computer or of another person since, no deal, no card shown to him, no trick
+        or round finished (whether a trick ends, or whom the turn passes to, may depend on a hidden hand), and
+        in a few worlds dealt anew for him the same moves show him the same table."""
         s = self.state
         me = self.human
+        rule = ("with several people at the table, Undo takes back only your own choices while it is still your "
+                "turn and nothing has followed them.")
         if s.is_terminal():
             return "The game is over: with several people at the table, its moves are not taken back."
+        if self.covered or s.current_player != me:
+            return f"The turn has passed, so your move stands: {rule}"
         decided = dict(self._turns)
         for j in range(k, len(s.history)):
             who = decided.get(j)
             if who == me:
                 continue
             if who is not None:
-                return (f"{self._name(who)} has played since your move, so it is not taken back: with several "
-                        "people at the table, Undo takes back only your own moves, before anything follows them.")
+                return f"{self._name(who)} has played since your move, so it stands: {rule}"
             if s.history[j].__class__ is Deal:
-                return ("Cards were dealt since your move, so it is not taken back: with several people at the "
-                        "table, Undo takes back only your own moves, before anything follows them.")
-            return (f"{self._name(self._state_at(j).current_player)} has answered your move, so it is not taken "
-                    "back: with several people at the table, Undo takes back only your own moves, before anything "
-                    "follows them (to take back an answer, the cards you have not seen would be dealt anew, and "
-                    "with them your friends' cards).")
+                return f"Cards were dealt since your move, so it stands: {rule}"
+            return (f"{self._name(self._state_at(j).current_player)} has answered your move, so it stands: {rule} "
+                    "(To take back an answer, the cards you have not seen would be dealt anew, and with them your "
+                    "friends' cards.)")
+        then = self._state_at(k)
+        if then.progress() != s.progress():
+            return f"Your move finished {then.progress()[1] or then.progress()[0] or 'a round'}, so it stands: {rule}"
+
         def shown(state):
             return Counter(c.text for c in state.view(me).cards_visible())
-        if shown(s) - shown(self._state_at(k)):
-            return ("Your move showed you a card, so it is not taken back: with several people at the table, "
-                    "Undo takes back only moves that showed nobody anything new.")
+        if shown(s) - shown(then):
+            return f"Your move showed you a card, so it stands: {rule}"
+        # the same moves in worlds dealt anew for him must show him the same table (nothing hidden decided what
+        # he saw): a few such worlds, from the table's own random numbers
+        moves = [a.text for a in s.history[k:]]
+        seen = []
+        probe = copy.deepcopy(then)
+        for text in moves:
+            probe.apply(text)
+            seen.append(probe.view(me))
+        if self._undo_rng is None:
+            self._undo_rng = Rng(int.from_bytes(os.urandom(8), "big"))
+        def agrees(world) -> bool:
+            try:
+                for text, view in zip(moves, seen):
+                    world.apply(text)
+                    if world.view(me) != view:
+                        return False
+            except CardkitError:
+                return False
+            return True
+        if not all(agrees(then.resample(me, self._undo_rng)) for _ in range(TAKE_BACK_PROBES)):
+            return f"What your move showed you depends on cards you have not seen, so it stands: {rule}"
         return ""
 
     def undo(self) -> None:
         """Back to the previous decision of the seat in front of the screen. Alone at the table: with the cards
         the human has not seen dealt anew, so the same move need not meet the same answer. With several
-        people: only the human's own moves that nothing has followed yet (`_why_no_take_back`), exactly as
-        they were, nothing dealt anew."""
+        people: only the human's own choices while it is still his turn and nothing has followed them
+        (`_why_no_take_back`), exactly as they were, nothing dealt anew."""
         s = self.state
         mine = [k for k, p in self._turns if p == self.human and k < len(s.history)]
         if not mine:
@@ -1190,7 +1220,7 @@ class PlayTable(w.VBox):
         self._action_texts = [""] * len(self._action_pool)
         self._happened.value = ""
         self._log.value = ""
-        self._undo.disabled = thinking or not self._own_moves()
+        self._undo.disabled = True         # the turn has passed: the move stands (`_why_no_take_back`)
         self._hint.disabled = True
         self._show_review_button()
         if not thinking:
