@@ -441,7 +441,7 @@ def _not_public(state) -> set:
 
 @pytest.mark.parametrize("game,opts,people", PEOPLE)
 def test_friends_at_one_screen_never_see_each_others_cards(game, opts, people):
-    """Several people at one table, through the real PlayTable, the game's first 100 moves: whoever is in front
+    """Several people at one table, through the real PlayTable, the game's first 80 moves: whoever is in front
     of the screen is never sent (in any widget field) a card in another hand that he has not seen, the ends of
     rounds included; while the table is covered between two people's turns, nothing of any hand (no card that
     not every seat sees, no card on a button kept for later); and Undo takes back only that person's own moves,
@@ -456,7 +456,7 @@ def test_friends_at_one_screen_never_see_each_others_cards(game, opts, people):
             for form in _forms(card):
                 assert not _names("\n" + text + "\n", form), f"{form!r} named (step {len(table.state.history)})"
 
-    while not table.state.is_terminal() and step < 100:
+    while not table.state.is_terminal() and step < 80:
         if len(shadow.history) > len(table.state.history):      # taken back: follow the table's history anew
             shadow = table.game.blank_state()
         for a in table.state.history[len(shadow.history):]:
