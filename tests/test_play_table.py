@@ -654,3 +654,26 @@ def test_a_kept_game_of_friends_comes_back_covered(tmp_path, monkeypatch):
     assert resumed._entries == table._notes[resumed.human].log       # his log, as the table told it to him
     with pytest.raises(cardkit.CardkitError, match="people"):
         Play("sieben", people=[0, 2])
+
+
+def test_while_the_computer_thinks_between_two_people_the_table_stays_covered(monkeypatch):
+    """A bot that thinks for a while (the expert) has the table shown while it thinks; between two people's
+    turns that is the covered table — the one who just played may already have passed the screen on."""
+    monkeypatch.setattr("widgets.play.THINKERS", {"rule-based"})      # the quick bots, shown as thinkers
+    table = widgets.PlayTable("sieben", players=3, seed=2, people=[0, 1])
+    shown = []
+    real = table._step
+
+    def step(action):
+        if table.state.current_player not in table.people:
+            shown.append((table._table.value, len(table._hand.children), table._log.value, table._msg.value))
+        real(action)
+    table._step = step
+    bot = RandomBot(1)
+    for _ in range(12):
+        if table.covered:
+            table.ready()
+        table.play(bot.choose(table.state))
+    assert shown
+    for html, cards, log, msg in shown:
+        assert "ck-cover" in html and "ck-table" not in html and not cards and log == "" and "is thinking" in msg
