@@ -174,6 +174,11 @@ class Game:
         default). Matches between bots (``cardkit.tournament``) seat a bot's side by it."""
         return [[p] for p in range(self.num_players)]
 
+    def deciders(self) -> list[int]:
+        """The seats that ever choose a move: all of them, unless the rules play a seat by themselves (Faro's
+        bank only turns the cards). The play table lets a person take these seats only."""
+        return list(range(self.num_players))
+
     def full_deck(self) -> list[Card]:
         """The cards a deal shuffles, in canonical order."""
         return list(self.deck.cards)

@@ -415,3 +415,120 @@ def test_the_odds_are_the_same_whatever_the_hidden_cards_are(game, opts):
                 assert [(o.label, o.value) for o in r.advice(p)] == [(o.label, o.value) for o in s.advice(p)]
             s.apply(bot.choose(s))
             step += 1
+
+
+# --- several people at one screen -------------------------------------------------------------------------
+def people_configs():
+    """One table of friends per registered game, at its largest player count (the most hands to hide): two
+    people side by side, and with four or more seats that choose a third, the computer between them."""
+    for name in cardkit.GAMES:
+        cls = cardkit.game_class(name)
+        spec = next((o for o in cls.option_specs if o.name == "players"), None)
+        opts = {} if spec is None else {"players": max(spec.choices or range(spec.range[0], spec.range[1] + 1))}
+        seats = cls(**opts).deciders()           # (a seat the rules play by themselves is the computer's)
+        yield name, opts, seats[:2] + seats[3:][-1:]
+
+
+PEOPLE = [pytest.param(g, o, p, id=g) for g, o, p in people_configs()]
+
+
+def _not_public(state) -> set:
+    """The cards in a hand that not every seat sees there."""
+    views = [state.view(q) for q in range(state.game.num_players)]
+    return {c for s in state.view(None).seats for c in s.hand
+            if any(c not in v.seats[s.player].hand for v in views)}
+
+
+@pytest.mark.parametrize("game,opts,people", PEOPLE)
+def test_friends_at_one_screen_never_see_each_others_cards(game, opts, people):
+    """Several people at one table, through the real PlayTable, the game's first 80 moves: whoever is in front
+    of the screen is never sent (in any widget field) a card in another hand that he has not seen, the ends of
+    rounds included; while the table is covered between two people's turns, nothing of any hand (no card that
+    not every seat sees, no card on a button kept for later); and Undo takes back only that person's own moves,
+    exactly, dealing nothing anew."""
+    table = widgets.PlayTable(game, seed=1, people=people, **opts)
+    shadow = table.game.blank_state()
+    seen: dict = {p: set() for p in people}
+    movers, covers, step = set(), 0, 0
+
+    def check(text, cards):
+        for card in cards:
+            for form in _forms(card):
+                assert not _names("\n" + text + "\n", form), f"{form!r} named (step {len(table.state.history)})"
+
+    while not table.state.is_terminal() and step < 80:
+        if len(shadow.history) > len(table.state.history):      # taken back: follow the table's history anew
+            shadow = table.game.blank_state()
+        for a in table.state.history[len(shadow.history):]:
+            _step(shadow, a)
+            for p in people:
+                seen[p] |= {c.name for c in shadow.view(p).cards_visible()}
+        s = table.state
+        if table.covered:
+            covers += 1
+            check(synced_text(table), _not_public(s))
+            assert not table._hand.children and not any(b.description or b.tooltip for b in table._pool)
+            assert [b.description for b in table._actions.children] == \
+                [f"I am {table.game.player_names()[s.current_player]}, show my cards"]
+            table.ready()
+            continue
+        me = table.human
+        hidden = {c for x in s.view(None).seats if x.player != me for c in x.hand if c.name not in seen[me]}
+        while table._moments:
+            check(synced_text(table), hidden)
+            table.next_round()
+        check(synced_text(table), hidden)
+        assert s.current_player == me
+        movers.add(me)
+        if step % 4 == 3:
+            before, turns, seen_then = [a.text for a in s.history], dict(table._turns), s.view(me)
+            table.undo()
+            after = [a.text for a in table.state.history]
+            assert after == before[:len(after)]           # a take-back deals nothing anew
+            # only the moves of the person in front of the screen, and only if nothing else followed them
+            assert all(turns.get(j) == me for j in range(len(after), len(before)))
+            assert table.human == me and not table.covered
+            if len(after) < len(before):       # what they showed him did not depend on a card he has not seen
+                for k in range(4):
+                    world = table.state.resample(me, Rng(k))
+                    for text in before[len(after):]:
+                        world.apply(text)
+                    assert world.view(me) == seen_then, f"step {step}"
+            step += 1
+            continue
+        assert table.play(RandomBot(step).choose(table.state))
+        step += 1
+    assert covers >= 3 and len(movers) >= 2, (covers, movers)
+
+
+@pytest.mark.parametrize("game,opts,people", PEOPLE)
+def test_friends_table_shows_what_its_seat_knows_and_the_cover_nothing(game, opts, people):
+    """What the page receives with several people is a function of what the one in front of the screen knows,
+    and of nothing while the table is covered: a table continued from the same game with unseen cards dealt
+    anew shows the same synced state — covered, whosever unseen cards are dealt anew; uncovered, for the
+    person in front of the screen (his log and what happened as he followed the game, his hand, his Undo)."""
+    table = widgets.PlayTable(game, seed=5, people=people, **opts)
+    same = widgets.PlayTable(game, seed=5, people=people, **opts)
+    other = widgets.PlayTable(game, seed=5, people=people, **opts)
+    human_bot, compared, step = RandomBot(9), 0, 0
+    while not table.state.is_terminal() and compared < 3:
+        if table.covered:
+            table.ready()
+        while table._moments:
+            table.next_round()
+        if step in (3, 10, 24):
+            s, me = table.state, table.state.current_player
+            same.load(s)
+            assert same.covered and not same._table.value.count("ck-card")
+            for q in range(s.game.num_players):
+                other.load(s.resample(q, Rng(step * 10 + q)))
+                assert _normal(synced_text(other)) == _normal(synced_text(same)), f"step {step}, covered, seat {q}"
+            other.load(s.resample(me, Rng(step)))
+            same.ready()
+            other.ready()
+            assert same.human == other.human == me and not same.covered
+            assert _normal(synced_text(other)) == _normal(synced_text(same)), f"step {step}, seat {me}"
+            compared += 1
+        assert table.play(human_bot.choose(table.state))
+        step += 1
+    assert compared == 3

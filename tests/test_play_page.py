@@ -365,3 +365,34 @@ def test_a_closed_table_comes_back_after_a_reload(chromium, site_url):
     page.locator(".ck-play .ck-logbox").first.wait_for(timeout=40000)
     assert page.locator(".ck-play-resume").count() == 0 and page.locator(".ck-kept").count() == 0
     _close(other)
+
+
+_COVERED_JS = """(t) => { const c = t.querySelector('.ck-cover');
+    return !!c && !!t.querySelector('button.ck-ready') && !t.querySelector('button.ck-card, .ck-table, svg')
+           && !/[♠♥♦♣]/.test(t.innerText); }"""
+
+
+def test_two_people_at_one_screen(chromium, site_url):
+    """"Play with friends ▸": two people take turns at one screen. Between their turns the table is covered —
+    no card, no seat, no log on the page, only whose turn it is and "I am …, show my cards" — and each press
+    shows that player's own hand, by name, until his move covers the table for the other."""
+    page = open_page(chromium, f"{site_url}/voila/render/sieben.ipynb", 1280, 900, start=False)
+    friends = page.locator(".ck-play-friends").first
+    friends.wait_for(state="attached", timeout=40000)
+    friends.click()
+    table = page.locator(".ck-play").first
+    names = []
+    for _ in range(3):
+        page.wait_for_function(_COVERED_JS, arg=table.element_handle(), timeout=40000)
+        ready = table.locator("button.ck-ready")
+        name = ready.inner_text().removeprefix("I am ").removesuffix(", show my cards")
+        assert f"{name}’s turn" in table.locator(".ck-cover").inner_text()
+        names.append(name)
+        ready.click()
+        page.wait_for_function("(t) => t.querySelector('button.ck-card.ck-playable:not(:disabled)')",
+                               arg=table.element_handle(), timeout=40000)
+        assert f"Your hand, {name}" in table.inner_text()
+        table.locator("button.ck-card.ck-playable").first.click()
+    assert names[0] != names[1] and names[0] == names[2]
+    assert page.errors == [] and page.external == []
+    _close(page.context_)

@@ -472,3 +472,208 @@ def test_the_site_keeps_a_visitors_game_and_offers_it_again(tmp_path, monkeypatc
     monkeypatch.setattr("widgets.play.KEEP_SECONDS", -1)       # kept an hour, then gone
     monkeypatch.setenv("HTTP_X_CARDKIT_VISITOR", "a" * 64)
     assert kept_game("sieben") is None
+
+
+# --- friends at one screen ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("game,opts", CONFIGS)
+def test_the_seats_a_person_may_take_are_the_seats_that_choose(game, opts):
+    """`Game.deciders()`: every seat that ever has a choice, and no other (a seat the rules play by themselves,
+    as Faro's bank, is left to the computer)."""
+    g = cardkit.load_game(game, **opts)
+    chose = set()
+    for seed in (1, 2):
+        s, bot = g.new_state(seed=seed), RandomBot(seed)
+        while not s.is_terminal():
+            if len(s.legal_actions()) > 1:
+                chose.add(s.current_player)
+            s.apply(bot.choose(s))
+    assert chose == set(g.deciders())
+
+
+def test_options_seat_each_player_as_a_person_or_the_computer():
+    """One person against the computer unless Options… says otherwise: a dropdown per seat, by the seat's name,
+    in plain words. Before anything is played a change deals at once; later it waits for New game; someone
+    always plays."""
+    table = widgets.PlayTable("sieben", players=3, seed=1)
+    assert table.people == (0,) and not table.several and not table.covered
+    table.show_options()
+    seats = table._seat_box.children
+    assert [d.description for d in seats] == table.game.player_names()
+    assert [d.value for d in seats] == [True, False, False]
+    assert set(seats[0]._options_labels) == {"a person at this screen", "the computer"}
+    assert "I am …, show my cards" in synced_text(table._settings)
+    seats[2].value = True                       # nothing played yet: a new game at once, covered
+    assert table.people == (0, 2) and table.covered and table.bots.keys() == {1}
+    seats[0].value = seats[2].value = False     # someone has to play
+    assert seats[0].value is False and seats[2].value is True and table.people == (2,)
+    assert "at least one seat is a person" in table._msg.value
+    table._players.value = 2                    # two seats: the person's seat is gone, seat 0 plays
+    assert table.people == (0,) and [d.value for d in table._seat_box.children] == [True, False]
+    table.play(RandomBot(1).choose(table.state))
+    table._seat_box.children[1].value = True    # a game under way: from the next game on
+    assert table.people == (0,) and "next game" in table._msg.value
+    table.new_game()
+    assert table.people == (0, 1) and table.covered
+
+
+def test_between_two_peoples_turns_the_table_is_covered():
+    """The covered table names who plays next and offers one button, "I am …, show my cards"; until it is
+    pressed no card shows and nothing can be played, hinted or looked up. Then the table is that person's,
+    with his name on his hand, until his move covers it again for the next."""
+    table = widgets.PlayTable("sieben", seed=2, people=[0, 1])
+    names = table.game.player_names()
+    first = table.state.current_player
+    assert table.covered and f"{names[first]}’s turn" in table._table.value
+    assert [b.description for b in table._actions.children] == [f"I am {names[first]}, show my cards"]
+    assert not table._hand.children and table._log.value == "" and table._hint.disabled
+    before = table.state.snapshot()
+    table._click_card(0)
+    assert not table.play(table.state.legal_actions()[0]) and "hidden" in table._msg.value
+    table.hint()
+    table.toggle_odds()
+    assert table.state.snapshot() == before and table.covered and "ck-hint" not in table._msg.value
+    table._actions.children[0].click()                       # "I am Bert, show my cards"
+    assert not table.covered and table.human == first and table._hand.children
+    assert f"Your hand, {names[first]}" in table._table.value and "Game log" in table._log.value
+    table.play(RandomBot(1).choose(table.state))
+    assert table.covered and table.state.current_player == 1 - first
+    assert f"I am {names[1 - first]}, show my cards" == table._actions.children[0].description
+    table.ready()
+    assert table.human == 1 - first and "What happened" in table._happened.value
+
+
+def test_undo_with_several_people_takes_back_only_your_own_choices_while_it_is_your_turn():
+    """Alone at the table Undo re-deals the cards you have not seen; with friends that would change their
+    cards (or, keeping them, tell you what they hold by what never comes up). So Undo takes back only your own
+    choices while it is still your turn and nothing has followed them — a stake — exactly as they were; a move
+    the turn has passed on from stands (whom it passed to may tell a hidden card), and so does one that
+    finished a trick; the table says why."""
+    table = widgets.PlayTable("faro", players=3, seed=3, people=[0, 2])
+    table.ready()
+    me, s = table.human, table.state
+    history = [a.text for a in s.history]
+    card = next(a for a in s.legal_actions() if a.card is not None)
+    table.play(card)                                         # a stake on a card: still my turn
+    table.play(table.state.legal_actions()[0])               # its amount
+    assert not table.covered and table.state.current_player == me
+    table.undo()
+    assert [a.text for a in table.state.history] == history + [card.text]     # exactly, nothing dealt anew
+    assert "nothing was dealt anew" in table._msg.value and "Your move was taken back." in table._happened.value
+    bot = RandomBot(2)
+    while not table.covered:                                 # on until the turn passes to the other person
+        table.play(bot.choose(table.state))
+    assert table._undo.disabled
+    before = table.state.snapshot()
+    table.undo()
+    assert table.state.snapshot() == before and "The turn has passed" in table._msg.value
+    for _ in range(60):                  # on to a decision of someone whose last move another person answered
+        if table.covered:
+            table.ready()
+        s, me = table.state, table.human
+        mine = [k for k, p in table._turns if p == me and k < len(s.history)]
+        answered = [p for k, p in table._turns if mine and mine[-1] < k < len(s.history) and p != me]
+        if answered:
+            break
+        table.play(bot.choose(s))
+    else:
+        pytest.fail("no move was answered by the other person")
+    before = table.state.snapshot()
+    table.undo()
+    assert table.state.snapshot() == before
+    assert f"{table.game.player_names()[answered[0]]} has played since your move" in table._msg.value
+    # Whist, four people: the last card of a trick that its player wins stands, though the turn stays his
+    table = widgets.PlayTable("whist", seed=3, people=[0, 1, 2, 3])
+    for _ in range(200):
+        if table.covered:
+            table.ready()
+        me, trick = table.human, table.state.progress()
+        table.play(bot.choose(table.state))
+        if not table.covered and table.human == me and table.state.progress() != trick:
+            break
+    else:
+        pytest.fail("no trick was won by its last player")
+    before = table.state.snapshot()
+    table.undo()
+    assert table.state.snapshot() == before and "Your move finished Trick" in table._msg.value
+
+
+def test_each_person_is_told_only_his_own_drawn_cards():
+    """Vingt-et-un: a card drawn face down is named in its owner's log and nobody else's."""
+    table = widgets.PlayTable("vingt_et_un", players=3, seed=4, people=[0, 1])
+    bot, own = RandomBot(3), {0: 0, 1: 0}
+    while not table.state.is_terminal():
+        if table.covered:
+            table.ready()
+        while table._moments:
+            table.next_round()
+        table.play(bot.choose(table.state))
+    names = table.game.player_names()
+    for p in (0, 1):
+        for _, _, _, line in table._notes[p].log:
+            m = re.match(r"(\w+) asks for another card: (10|[2-9AKQJ])[♠♥♦♣], face down", line)
+            if m:
+                assert m.group(1) == names[p], line
+                own[p] += 1
+    assert own[0] and own[1]
+
+
+def test_at_the_end_each_person_may_ask_for_the_review_of_his_game():
+    table = widgets.PlayTable("sieben", seed=6, people=[0, 1], match="round")
+    bot = RandomBot(1)
+    while not table.state.is_terminal():
+        if table.covered:
+            table.ready()
+        while table._moments:
+            table.next_round()
+        table.play(bot.choose(table.state))
+    names = table.game.player_names()
+    buttons = table._review_box.children[0].children
+    assert [b.description for b in buttons] == [f"Review {names[0]}’s game", f"Review {names[1]}’s game"]
+    last = table.human
+    table.review(playouts=3, seat=1 - last)
+    assert table.human == 1 - last and "reviewed by the expert" in table._review_out.value
+    assert [b.disabled for b in buttons] == [p == 1 - last for p in (0, 1)]
+
+
+def test_a_kept_game_of_friends_comes_back_covered(tmp_path, monkeypatch):
+    """The site keeps a friends' game like any other (the whole record, on the server); a reload offers it,
+    and it comes back covered: whoever is in front of the screen now says who he is first."""
+    from widgets.play import Play, kept_game
+    monkeypatch.setenv("CARDKIT_TABLES", str(tmp_path))
+    monkeypatch.setenv("HTTP_X_CARDKIT_VISITOR", "c" * 64)
+    table = Play("sieben", seed=3, people=[0, 1]).start()
+    bot = RandomBot(2)
+    for _ in range(4):
+        table.ready()
+        table.play(bot.choose(table.state))
+    assert kept_game("sieben")["people"] == [0, 1]
+    resumed = Play("sieben").resume()
+    assert resumed.people == (0, 1) and resumed.covered and resumed.state == table.state
+    assert not resumed._hand.children and "show my cards" in resumed._actions.children[0].description
+    resumed.ready()
+    assert resumed._entries == table._notes[resumed.human].log       # his log, as the table told it to him
+    with pytest.raises(cardkit.CardkitError, match="people"):
+        Play("sieben", people=[0, 2])
+
+
+def test_while_the_computer_thinks_between_two_people_the_table_stays_covered(monkeypatch):
+    """A bot that thinks for a while (the expert) has the table shown while it thinks; between two people's
+    turns that is the covered table — the one who just played may already have passed the screen on."""
+    monkeypatch.setattr("widgets.play.THINKERS", {"rule-based"})      # the quick bots, shown as thinkers
+    table = widgets.PlayTable("sieben", players=3, seed=2, people=[0, 1])
+    shown = []
+    real = table._step
+
+    def step(action):
+        if table.state.current_player not in table.people:
+            shown.append((table._table.value, len(table._hand.children), table._log.value, table._msg.value))
+        real(action)
+    table._step = step
+    bot = RandomBot(1)
+    for _ in range(12):
+        if table.covered:
+            table.ready()
+        table.play(bot.choose(table.state))
+    assert shown
+    for html, cards, log, msg in shown:
+        assert "ck-cover" in html and "ck-table" not in html and not cards and log == "" and "is thinking" in msg

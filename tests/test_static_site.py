@@ -393,3 +393,34 @@ def test_after_a_visit_the_site_works_with_the_network_gone(chromium, static_sit
         _click_and_wait(page, table, table.locator("button.ck-card.ck-playable").first)
     assert errors == []
     context.close()
+
+
+def test_two_people_at_one_screen_in_the_browser(chromium, static_url):
+    """"Play with friends ▸" with Python in the browser: the table is covered between the two players' turns
+    (no card, no seat on the page) and each "I am …, show my cards" shows that player's hand."""
+    page = _open(chromium, f"{static_url}/ecarte.html")
+    _ready(page)
+    page.locator(".ck-play-friends").first.click()
+    table = page.locator(".ck-play").first
+    covered = """(t) => !!t.querySelector('.ck-cover') && !!t.querySelector('button.ck-ready') &&
+        !t.querySelector('button.ck-card, .ck-table, svg') && !/[♠♥♦♣]/.test(t.innerText)"""
+    names = []
+    while len(set(names)) < 2:
+        page.wait_for_function(covered, arg=table.element_handle(), timeout=60000)
+        ready = table.locator("button.ck-ready")
+        names.append(ready.inner_text().removeprefix("I am ").removesuffix(", show my cards"))
+        ready.click()
+        page.wait_for_function("(t) => !t.querySelector('.ck-cover') && t.querySelector('button.ck-card')",
+                               arg=table.element_handle(), timeout=60000)
+        assert f"Your hand, {names[-1]}" in table.inner_text()
+        for _ in range(12):              # play on (the exchange may take a few clicks) until the table covers
+            page.wait_for_function("""(t) => t.querySelector('.ck-cover') || t.querySelector('a.ck-download') ||
+                t.querySelector('button.ck-action:not(:disabled)') ||
+                t.querySelector('button.ck-card.ck-playable:not(:disabled)')""", arg=table.element_handle(), timeout=60000)
+            if table.locator(".ck-cover").count():
+                break
+            choice = table.locator("button.ck-action:not(:disabled)")
+            (choice.first if choice.count() else table.locator("button.ck-card.ck-playable").first).click()
+            page.wait_for_timeout(300)
+    assert (page.errors, page.failed, page.external) == ([], [], [])
+    page.context_.close()

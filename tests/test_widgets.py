@@ -168,11 +168,12 @@ def test_the_tables_show_a_views_public_facts_escaped():
 
 
 def test_play_puts_the_table_one_click_away():
-    """A game page's `Play`: one button and no table models until the visitor deals; then the table."""
+    """A game page's `Play`: two buttons ("Deal the cards", "Play with friends") and no table models until the
+    visitor deals; then the table."""
     before = len(_instances)
     play = widgets.Play("sieben", seed=3)
-    assert play.table is None and len(play.children) == 1 and len(_instances) - before <= 3
-    play.children[0].click()
+    assert play.table is None and len(play.children) == 1 and len(_instances) - before <= 4
+    play.children[0].children[0].click()
     table = play.table
     assert isinstance(table, widgets.PlayTable) and play.children == (table,)
     assert table.state.history and "Round 1" in table._log.value

@@ -1,11 +1,23 @@
-"""Play a game against bots. Game-agnostic: it sees only cardkit's protocol and the human seat's view.
+"""Play a game against bots, alone or with friends at one screen. Game-agnostic: it sees only cardkit's
+protocol and the view of the seat in front of the screen.
 
 Hidden information never enters a synced widget field: the page only receives HTML of
-``state.view(human)``, the narration of public facts (``describe``) and the labels of the human's own
-cards; every click is checked in the kernel against the legal actions (a visitor's script can fire any
-callback). Undo re-deals the cards the human has not seen (``State.resample``). The expert behind the
-Hint and "Review my game" is asked from the human's seat only: it gets a state resampled for the human,
-never the table's own state, and deals the unseen cards anew for every sample.
+``state.view(human)`` (``human``: the seat in front of the screen), the narration of the game as that seat
+followed it (``narrate``) and the labels of its own cards; every click is checked in the kernel against the
+legal actions (a visitor's script can fire any callback). Undo re-deals the cards the human has not seen
+(``State.resample``). The expert behind the Hint and "Review my game" is asked from the human's seat only:
+it gets a state resampled for the human, never the table's own state, and deals the unseen cards anew for
+every sample.
+
+Several seats may be people at one screen (``people``). Between two people's turns the table is covered:
+nothing of any hand, no log and no line that depends on a hidden card, only whose turn it is and a button
+"I am …, show my cards"; then the table is that seat's, with the log and "what happened" narrated as it
+followed the game. With several people Undo takes back only the choices of the seat in front of the screen
+while it is still its turn and nothing has followed them (no move of the computer or of another person, no
+deal, no card shown, no trick or round finished), exactly, dealing nothing anew: a re-deal of the cards one
+person has not seen would change another's hand, or, keeping the other people's hands, let the taker learn
+them by what never comes up; and a move the turn has passed on from may have shown something hidden by whom
+it passed to.
 """
 from __future__ import annotations
 
@@ -15,10 +27,12 @@ import json
 import os
 import re
 import time
+from collections import Counter
 from html import escape
 from pathlib import Path
 
 import ipywidgets as w
+from ipywidgets.widgets.widget_description import DescriptionStyle
 
 import cardkit
 from cardkit import CardkitError, Deal, IllegalActionError, Rng
@@ -100,6 +114,23 @@ NO_DIFFERENCE_WIN = 0.005       # ... or in the chance of winning, where the exp
 THINK_MS = 1500 if STATIC_SITE else 900
 REVIEW_SECONDS = 20             # "Review my game": about this long in all (the expert's time shared out)
 REVIEW_MIN_MS, REVIEW_MAX_MS = 40, 300   # ... but no less and no more than this per decision
+TAKE_BACK_PROBES = 6            # with several people: worlds dealt anew that must agree before a take-back
+
+
+UNDO_ONE = ("take back your last move and the bots' replies; the cards you have not seen are shuffled again, so "
+            "Undo never shows what is hidden")
+UNDO_SEVERAL = ("take back your own choices while it is still your turn and nothing has followed them (a stake, a "
+                "card to throw away): once the turn has passed, or a card was drawn or shown, a move stands")
+# the seats in the Options… panel, and how the table treats several people at one screen, in plain words
+SEATS_NOTE = (
+    "<div class='ck-note ck-seats-note'><b>Who plays</b> — each seat: a person at this screen, or the computer "
+    "(a game under way keeps its seats until New game). With two or more people the table is covered between "
+    "their turns: it names who plays next and shows that player's cards only after “I am …, show my cards”, "
+    "while the others look away (the browser's developer tools would still find them). The Hint, the Odds and "
+    "the review speak to the player in front of the screen. <b>Undo</b> then takes back only your own choices "
+    "while it is still your turn and nothing has followed them — a stake, a card to throw away; once the turn "
+    "has passed, or a card was drawn or shown, a move stands, as at a real table. Alone, Undo deals the cards "
+    "you have not seen anew; with friends that would change their cards, or tell you what they hold.</div>")
 
 
 def _within_noise(a, b) -> bool:
@@ -179,8 +210,56 @@ def faces_caption(faces) -> str:
     return f" <small class='ck-faces-note'>({text[0].upper()}{text[1:]}.)</small>"
 
 
+class _Notes:
+    """What one person at the table has been told, each item with the history index of the move it came
+    from (a take-back cuts there): the log as he followed the game (`narrate` for his seat), and since his
+    last move the lines of what happened, the tricks completed and the ends of rounds not yet looked at."""
+
+    __slots__ = ("log", "since", "recent", "moments")
+
+    def __init__(self):
+        self.log: list[tuple] = []         # (index, round, trick, line)
+        self.since: list[tuple] = []       # (index, line)
+        self.recent: list[tuple] = []      # (index, title, Pile)
+        self.moments: list[dict] = []      # {"index", "ended", "coming", "result", "html", "since", "recent"}
+
+    def fresh(self) -> None:
+        """His move: what happened before it has been seen."""
+        self.since, self.recent, self.moments = [], [], []
+
+    def cut(self, k: int) -> None:
+        """Forget what came from the history's entries from `k` on (taken back); what an end of a round taken
+        back had gathered goes back to "since"."""
+        gone = [m for m in self.moments if m["index"] >= k]
+        if gone:
+            self.since = [x for m in gone for x in m["since"]] + self.since
+            self.recent = [x for m in gone for x in m["recent"]] + self.recent
+            self.moments = [m for m in self.moments if m["index"] < k]
+        self.since = [x for x in self.since if x[0] < k]
+        self.recent = [x for x in self.recent if x[0] < k]
+        self.log = [e for e in self.log if e[0] < k]
+
+
+PERSON, COMPUTER = "a person at this screen", "the computer"
+
+
+def _check_people(game, people) -> None:
+    """The seats people may play at one screen: one or more of the game's seats that choose (`Game.deciders`)."""
+    seats = game.deciders()
+    if not people or any(isinstance(p, bool) or not isinstance(p, int) or p not in seats for p in people):
+        names = game.player_names()
+        raise CardkitError("people: the seats played at this screen, one or more of "
+                           + ", ".join(f"{p} ({names[p]})" for p in seats) + f", not {people!r}")
+
+
+def _and(names) -> str:
+    names = list(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 class PlayTable(w.VBox):
-    """A table where one human seat plays against bots: click a card; an illegal try shows the rule.
+    """A table where one human seat plays against bots, or several people at one screen (`people`, the
+    seats they play; the others are the computer's): click a card; an illegal try shows the rule.
 
     The seats sit around the table (the human at the bottom, a partner opposite), the middle shows the
     trick and every trick completed since the human's last move with who took it and why, a live region
@@ -190,13 +269,17 @@ class PlayTable(w.VBox):
     under way. The opponents: the game's bots and the expert (`cardkit.bots.bots_for`); while the expert
     thinks the table says so. The Hint says what the expert would play and why.
 
+    With several people, `human` is the seat in front of the screen: between two people's turns the table
+    is covered (`covered`) until the next one says he is ready (`ready`), and each person is told the game
+    as he followed it (`_Notes`). Options… sets who plays each seat.
+
     Few widget models are made (each costs the page load time): the card and action buttons are pools
     reused from move to move and share their layout and styles; the option dropdowns and the
     confirmation buttons are built when first needed."""
 
     def __init__(self, game: str, human: int = 0, bot: str = "rule-based", seed: int | None = None,
-                 show_options: bool = True, keep: bool = True, **options):
-        self.game_name, self.human, self._seed = game, human, seed
+                 show_options: bool = True, keep: bool = True, people=None, **options):
+        self.game_name, self._seed = game, seed
         self._kept = keep         # on the site, keep the game for the visitor (`_keep`)
         # Undo re-deals the cards the human has not seen from this RNG (seeded with the table's seed, so a
         # seeded table behaves the same every time; unseeded, from OS randomness)
@@ -207,6 +290,15 @@ class PlayTable(w.VBox):
         if bot not in self._bots:
             raise CardkitError(f"no bot {bot!r} for {cls.title}; bots: {', '.join(self._bots)}")
         self._bot_name = bot
+        people = [human] if people is None else list(people)
+        _check_people(cls(**options), people)
+        self._seat_choice = set(people)        # who plays each seat from the next game on (Options…)
+        self.people = tuple(sorted(self._seat_choice))
+        self.human = human if human in self.people else self.people[0]
+        self.covered = False                   # several people: the table hides every hand until `ready`
+        self._notes: dict = {}
+        self._turns: list[tuple] = []          # (history index, seat): each decision of a person
+        self._seat_box = self._ready_button = None     # built when needed
         # the expert behind the Hint and the review: its samples are dealt from this seed (a seeded table
         # gives the same hints every time; unseeded, from OS randomness)
         self._expert_seed = seed if seed is not None else int.from_bytes(os.urandom(6), "big")
@@ -233,8 +325,7 @@ class PlayTable(w.VBox):
             buttons.append(self._players)
         new = Button(description="New game", button_style="primary", tooltip="deal a new game with these options")
         new.on_click(lambda _: self.ask_new_game())
-        self._undo = Button(description="Undo", tooltip="take back your last move and the bots' replies; the "
-                            "cards you have not seen are shuffled again, so Undo never shows what is hidden")
+        self._undo = Button(description="Undo", tooltip=UNDO_ONE)
         self._undo.on_click(lambda _: self.undo())
         self._hint = Button(description="Hint", tooltip="what the expert would play and why, and what each of "
                             "your choices would do")
@@ -249,9 +340,8 @@ class PlayTable(w.VBox):
             self._odds.on_click(lambda _: self.toggle_odds())
             extra.append(self._odds)
         self._on_yes = self._on_no = None
-        # the ends of rounds (hands, coups) not yet looked at: each shown as a moment of its own, with a button
-        # to go on (the game itself has gone on: the bots have played up to the human's next decision)
-        self._moments: list[dict] = []
+        # the ends of rounds (hands, coups) not yet looked at (`_moments`): each shown as a moment of its own, with
+        # a button to go on (the game itself has gone on: the bots have played up to the human's next decision)
         self._next = Button(description="", button_style="primary",
                             tooltip="go on to the next round: the cards are dealt and the game goes on")
         self._next.add_class("ck-next")
@@ -274,6 +364,47 @@ class PlayTable(w.VBox):
         super().__init__([self._bar, self._table, self._hand, self._actions, self._happened, self._msg, self._log])
         self.add_class("ck-play")
         self.new_game()
+
+    # the seat in front of the screen ------------------------------------------------------------------
+    @property
+    def several(self) -> bool:
+        """Several people at this screen: the table is covered between their turns."""
+        return len(self.people) > 1
+
+    @property
+    def _entries(self) -> list:
+        """The log as the seat in front of the screen followed it: (history index, round, trick, line)."""
+        return self._notes[self.human].log
+
+    @property
+    def _since(self) -> list[str]:
+        """What happened since the seat in front of the screen last moved, a line each."""
+        return [line for _, line in self._notes[self.human].since]
+
+    @property
+    def _recent(self) -> list:
+        """The tricks completed since then: (title, Pile)."""
+        return [(title, pile) for _, title, pile in self._notes[self.human].recent]
+
+    @property
+    def _moments(self) -> list[dict]:
+        """The ends of rounds since then, not yet looked at (the list itself: `next_round` takes from it)."""
+        return self._notes[self.human].moments
+
+    def _name(self, seat: int) -> str:
+        return self.game.player_names()[seat]
+
+    def ready(self) -> None:
+        """"I am …, show my cards": the person whose turn it is takes the screen; the table is his."""
+        if not self.covered:
+            return
+        s = self.state
+        if s.current_player in self.people:
+            self.human = s.current_player
+        self.covered = False
+        self._msg.value = ""
+        self._refresh()
+        self._focus()
 
     # options and questions --------------------------------------------------------------------------
     def toggle_options(self) -> None:
@@ -300,7 +431,10 @@ class PlayTable(w.VBox):
         cls = cardkit.game_class(self.game_name)
         self._controls = {k: c for k, c in option_controls(cls, self.game.options).items() if k != "players"}
         specs = {o.name: o for o in cls.option_specs}
-        rows = [HTML("<div class='ck-note'><b>Options</b> — they apply from the next game (<b>New game</b>). "
+        self._seat_box = w.VBox(layout=shared("layout"))
+        self._build_seats()
+        rows = [HTML(SEATS_NOTE), self._seat_box,
+                HTML("<div class='ck-note'><b>Options</b> — they apply from the next game (<b>New game</b>). "
                      "Each names the rule whose reading it switches.</div>")]
         for name, control in self._controls.items():
             control.observe(self._option_changed, names="value")
@@ -312,6 +446,49 @@ class PlayTable(w.VBox):
         rows += [HTML("<div class='ck-opt-label'>The computer's seats play</div>"), self._bot]
         self._settings.children = rows
 
+    def _build_seats(self) -> None:
+        """A dropdown per seat, named as the table names it: a person at this screen, or the computer (made
+        once and reused when the number of seats changes)."""
+        if self._seat_box is None:
+            return
+        if not hasattr(self, "_seat_controls"):
+            self._seat_controls, self._seat_style = [], DescriptionStyle(description_width="initial")
+        names, seats = self.game.player_names(), self.game.deciders()
+        while len(self._seat_controls) < len(seats):
+            i = len(self._seat_controls)
+            d = w.Dropdown(options=[(PERSON, True), (COMPUTER, False)], value=False, style=self._seat_style,
+                           layout=shared("dropdown"))
+            d.observe(lambda change, i=i: self._seat_changed(self._seats[i], change), names="value")
+            self._seat_controls.append(d)
+        self._seats = seats
+        self._reverting = True
+        try:
+            for seat, d in zip(seats, self._seat_controls):
+                d.description = names[seat]
+                d.tooltip = f"who plays {names[seat]}: a person at this screen, or the computer"
+                d.value = seat in self._seat_choice
+        finally:
+            self._reverting = False
+        self._seat_box.children = self._seat_controls[:len(seats)]
+
+    def _seat_changed(self, seat: int, change) -> None:
+        if self._reverting:
+            return
+        choice = set(self._seat_choice) | {seat} if change["new"] else set(self._seat_choice) - {seat}
+        if not choice:
+            self._reverting = True
+            try:
+                change["owner"].value = True
+            finally:
+                self._reverting = False
+            self._note("Someone has to play: at least one seat is a person at this screen.")
+            return
+        self._seat_choice = choice
+        if not self.in_progress():
+            self.new_game()
+        else:
+            self._note("The seats change at the next game: press New game.")
+
     def _option_changed(self, change) -> None:
         if self.in_progress():
             self._note("That option applies from the next game: press New game to deal with it.")
@@ -322,10 +499,15 @@ class PlayTable(w.VBox):
             self._note("The new opponents take their seats at the next game: press New game.")
 
     def in_progress(self) -> bool:
-        """A game is under way that a new deal would throw away: the human has made a move, and it is
-        not over."""
+        """A game is under way that a new deal would throw away: a person has made a move, and it is not
+        over."""
         s = self.state
-        return (not s.is_terminal() and bool(self._checkpoints) and len(s.history) > self._checkpoints[0])
+        return not s.is_terminal() and bool(self._turns) and len(s.history) > self._turns[0][0]
+
+    @property
+    def _checkpoints(self) -> list[int]:
+        """The history indices where a person had a decision (the last may be the decision now)."""
+        return [k for k, _ in self._turns]
 
     def _ask(self, question: str, yes: str, on_yes, on_no=None) -> None:
         """Show a question with two buttons (built once, reused)."""
@@ -395,18 +577,20 @@ class PlayTable(w.VBox):
         seed = seed if seed is not None else self._seed
         self.state = self.game.new_state(seed=seed)
         self._seed = None  # the given seed is for the first game only
+        n = self.game.num_players
+        deciders = self.game.deciders()
+        self.people = tuple(sorted(p for p in self._seat_choice if p in deciders)) or (deciders[0],)
+        self._seat_choice = set(self.people)
+        self.human = self.human if self.human in self.people else self.people[0]
         factories = bots_for(self.game)
         # the expert within the table's time: its own budget of playouts, or THINK_MS, whichever ends first, but
         # never fewer playouts than its strength was measured at
         budget = ({"playouts": default_playouts(self.game.name), "ms": THINK_MS,
                    "min_playouts": evidence_playouts(self.game)} if self._bot_name == "expert" else {})
-        self.bots = {p: factories[self._bot_name](seed=1000 + p, **budget) for p in range(self.game.num_players)
-                     if p != self.human}
-        self._checkpoints: list[int] = []
-        self._entries: list[tuple] = []      # (history index, round, trick, line)
-        self._since: list[str] = []          # what happened since the human's last move
-        self._recent: list[tuple] = []       # tricks completed since then: (title, Pile)
-        self._moments = []
+        self.bots = {p: factories[self._bot_name](seed=1000 + p, **budget) for p in range(n) if p not in self.people}
+        self._turns = []
+        self._notes = {p: _Notes() for p in self.people}
+        self.covered = False
         blank = self.game.blank_state()
         for i, a in enumerate(self.state.history):   # the deal, narrated from the state before it
             r, t = blank.progress()
@@ -414,36 +598,50 @@ class PlayTable(w.VBox):
             _advance(blank, a)
         self._msg.value = ""
         if self._players is not None:
-            self._since.insert(0, f"A new game with {self.game.num_players} players.")
+            for notes in self._notes.values():
+                notes.since.insert(0, (-1, f"A new game with {n} players."))
+        self._build_seats()
+        self._undo.tooltip = UNDO_SEVERAL if self.several else UNDO_ONE
         self._run_bots()
+        # several people: whoever plays first says so before the table shows his cards
+        self.covered = self.several and not self.state.is_terminal()
         self._refresh()
         self._focus()
 
     def load(self, state) -> None:
         """Continue from `state` (a state of this table's game, e.g. a record's final state): its history is
-        narrated anew as if played here (the log, what happened since the human's last move), and Undo
-        can go back to each of the human's decisions in it."""
+        narrated anew as if played here (the log, what happened since each person's last move), and Undo
+        can go back to the human's decisions in it. With several people the table is covered: whoever is to
+        play says so first."""
         if not isinstance(state, cardkit.State) or state.game.name != self.game_name:
             raise CardkitError(f"a {self.game_name} state is needed here")
+        if max(self.people) >= state.game.num_players:
+            raise CardkitError(f"a game of {self.game_name} for the seats {list(self.people)} is needed here")
         self.game = state.game
         self.state = replay = state.game.blank_state()
-        self._entries, self._since, self._recent, self._checkpoints, self._moments = [], [], [], [], []
+        self._notes = {p: _Notes() for p in self.people}
+        self._turns = []
         for a in state.history:
-            if replay.current_player == self.human:
-                self._checkpoints.append(len(replay.history))
-                self._since, self._recent, self._moments = [], [], []
+            if replay.current_player in self.people:
+                self._turns.append((len(replay.history), replay.current_player))
+                self._notes[replay.current_player].fresh()
             self._step(a)
         self.state = state
-        if state.current_player == self.human:
-            self._checkpoints.append(len(state.history))
+        if state.current_player in self.people:
+            self._turns.append((len(state.history), state.current_player))
+        self.covered = self.several and not state.is_terminal()
+        self._undo.tooltip = UNDO_SEVERAL if self.several else UNDO_ONE
         self._close_question()
         self._msg.value = ""
         self._refresh()
 
-    def _record(self, index: int, rnd: str, trick: str, line: str) -> None:
-        for part in line.split("\n"):          # a move that sets off more (the bank's play, a settlement)
-            self._entries.append((index, rnd, trick, part))   # is narrated a line each
-            self._since.append(part)
+    def _record(self, index: int, rnd: str, trick: str, lines) -> None:
+        """Log a move's narration for each person: `lines` is one text for all or {seat: text}."""
+        for p, notes in self._notes.items():
+            text = lines if isinstance(lines, str) else lines[p]
+            for part in text.split("\n"):      # a move that sets off more (the bank's play, a settlement)
+                notes.log.append((index, rnd, trick, part))   # is narrated a line each
+                notes.since.append((index, part))
 
     def _state_at(self, k: int):
         """The state after the first k history entries (replayed)."""
@@ -452,38 +650,47 @@ class PlayTable(w.VBox):
             _advance(s, a)
         return s
 
-    def _last_trick(self, state):
-        return next((p for p in state.view(self.human).piles if p.kind == "last-trick"), None)
+    def _last_trick(self, state, seat: int):
+        return next((p for p in state.view(seat).piles if p.kind == "last-trick"), None)
+
+    def _narrations(self, before, action, after):
+        """The narration of a move for each person at the table (one text where the game tells every player
+        the same)."""
+        if action.__class__ is Deal:     # a deal is narrated from the position before it alone, as the deals
+            return before.describe(action)      # the protocol makes by itself
+        if type(before).narrate is cardkit.State.narrate:
+            return before.narrate(action, after, self.people[0])
+        return {p: before.narrate(action, after, p) for p in self.people}
 
     def _step(self, action) -> None:
         """Apply one action (legal), narrate it and anything that followed by itself (a new deal), and
-        remember a trick it completed.
+        remember a trick it completed — for each person at the table, as he follows the game.
 
         The move is narrated as a record's narration is (`Record.narration`): from a copy of the position
         before it, with the position after it (`describe(action, after)`), so the log may name what the
         move showed to everyone, such as a card drawn face up. The game's narration names only what every
-        player sees: a card drawn face down stays unnamed."""
+        player sees and what the person it is told to saw himself: a card drawn face down stays unnamed for
+        the others."""
         s = self.state
         rnd, trick = s.progress()
         n0 = len(s.history)
         before = copy.deepcopy(s)
-        last_before = self._last_trick(s)
+        last_before = {p: self._last_trick(s, p) for p in self.people}
         s.apply(action)
         dealt = len(s.history) > n0 + 1          # the protocol dealt a new round by itself
         after = s
         if dealt:                                # the position between the move and the deal (a copy's
             after = copy.deepcopy(before)        # actions are its own objects: the move found by its text)
             _advance(after, after.parse_action(action.text))
-        # a deal is narrated from the position before it alone, as the deals the protocol makes by itself
-        self._record(n0, rnd, trick, before.describe(action) if action.__class__ is Deal else
-                     before.narrate(action, after, self.human))
-        last = self._last_trick(after)
-        if last is not None and last != last_before:
-            self._recent.append((f"{trick} — {rnd}" if rnd and trick else trick or last.name, last))
+        self._record(n0, rnd, trick, self._narrations(before, action, after))
+        for p, notes in self._notes.items():
+            last = self._last_trick(after, p)
+            if last is not None and last != last_before[p]:
+                notes.recent.append((n0, f"{trick} — {rnd}" if rnd and trick else trick or last.name, last))
         level = self.game.moment_level
         ended, now = (rnd, trick)[level], s.progress()[level]
         if ended and now != ended and not s.is_terminal():     # a round (hand, coup) is over: its own moment
-            self._moment(ended, now, after)
+            self._moment(ended, now, after, n0)
         if dealt:
             pre = after
             for k in range(n0 + 1, len(s.history)):
@@ -491,26 +698,30 @@ class PlayTable(w.VBox):
                 self._record(k, r, t, pre.describe(s.history[k]))
                 _advance(pre, s.history[k])
 
-    def _moment(self, ended: str, coming: str, state) -> None:
-        """Keep the end of a round as a moment of its own: the table as the round left it (`state`, seen from
-        the human's seat), its result in words (`round_result`), what happened in it since the human's last
-        move; what follows (the next deal, the bots' moves) is told after it."""
-        view = state.view(self.human)
+    def _moment(self, ended: str, coming: str, state, index: int) -> None:
+        """Keep the end of a round as a moment of its own, for each person: the table as the round left it
+        (`state`, seen from his seat), its result in words (`round_result`), what happened in it since his last
+        move; what follows (the next deal, the bots' moves) is told after it. `index`: the move that ended it."""
         result = state.round_result()
         box = (f"<div class='ck-moment' role='status'><div class='ck-moment-title'>{escape(ended)} is over</div>"
                + (f"<p>{escape(result)}</p>" if result else "") + "</div>")
-        self._moments.append({"ended": ended, "coming": coming, "result": result,
-                              # the table as the round left it, its result right above the button that goes on
-                              "html": table_html(view, bottom=self.human, recent=self._recent) + box,
-                              "since": list(self._since)})
-        self._since, self._recent = [], []
+        for p, notes in self._notes.items():
+            recent = [(title, pile) for _, title, pile in notes.recent]
+            notes.moments.append({"index": index, "ended": ended, "coming": coming, "result": result,
+                                  # the table as the round left it, its result right above the button that goes on
+                                  "html": table_html(state.view(p), bottom=p, recent=recent) + box,
+                                  "since": notes.since, "recent": notes.recent})
+            notes.since, notes.recent = [], []
 
     def _focus(self) -> None:
-        """Bring the keyboard focus back to where the player acts next: the button that goes on from a
-        moment, the first card he may play, or the first choice below the hand (a widget's own `focus`, a
-        message the page's widget manager carries out: no page script)."""
+        """Bring the keyboard focus back to where the player acts next: the button that uncovers the table
+        for the next person, the button that goes on from a moment, the first card he may play, or the first
+        choice below the hand (a widget's own `focus`, a message the page's widget manager carries out: no
+        page script)."""
         target = None
-        if self._moments:
+        if self.covered:
+            target = self._ready_button
+        elif self._moments:
             target = self._next
         elif self.state.current_player == self.human:
             target = next((b for b in self._hand.children if "ck-playable" in b._dom_classes), None) \
@@ -520,6 +731,8 @@ class PlayTable(w.VBox):
 
     def next_round(self) -> None:
         """Go on from the moment at the end of a round: to the next moment, or to the game as it stands."""
+        if self.covered:
+            return
         if self._moments:
             self._moments.pop(0)
         self._msg.value = ""
@@ -527,12 +740,13 @@ class PlayTable(w.VBox):
         self._focus()
 
     def _run_bots(self) -> None:
-        """The bots move until it is the human's turn. Before a bot that thinks for a while (the expert)
+        """The bots move until it is a person's turn. Before a bot that thinks for a while (the expert)
         decides, the page shows the table as it stands and says who is thinking: the kernel sends each
-        change at once, so the visitor sees the move just made and "East is thinking…" meanwhile."""
+        change at once, so the visitor sees the move just made and "East is thinking…" meanwhile (with
+        several people, the covered table: the next person may already be in front of the screen)."""
         s = self.state
         shown = False
-        while not s.is_terminal() and s.current_player != self.human:
+        while not s.is_terminal() and s.current_player not in self.people:
             bot = self.bots[s.current_player]
             if bot.name in THINKERS and len(s.legal_actions()) > 1:
                 name = self.game.player_names()[s.current_player]
@@ -544,12 +758,18 @@ class PlayTable(w.VBox):
             self._step(bot.choose(s))
         if shown:
             self._msg.value = ""
-        if s.current_player == self.human:
-            self._checkpoints.append(len(s.history))
+        if s.current_player in self.people:
+            self._turns.append((len(s.history), s.current_player))
 
     def play(self, action) -> bool:
-        """Apply the human's action (object or text). Returns False (and shows the rule) if illegal."""
+        """Apply the action (object or text) of the seat in front of the screen. Returns False (and shows the
+        rule) if illegal. With several people, the table is covered after it unless that seat plays on."""
         s = self.state
+        if self.covered:
+            self._show_error(f"The cards are hidden: {self._name(s.current_player)} first presses "
+                             f"“I am {self._name(s.current_player)}, show my cards”."
+                             if s.current_player in self.people else "The cards are hidden.")
+            return False
         if s.current_player != self.human:
             self._show_error("It is not your turn." if not s.is_terminal() else
                              "The game is over: press New game to play again.")
@@ -560,35 +780,110 @@ class PlayTable(w.VBox):
             self._show_error(f"✗ {e.why} (rule {e.rule})")
             self._refresh()
             return False
-        self._since, self._recent, self._moments = [], [], []
+        self._notes[self.human].fresh()
         self._close_question()
         self._step(a)
         self._msg.value = ""
         self._run_bots()
+        self.covered = self.several and not s.is_terminal() and s.current_player != self.human
         self._refresh()
         self._focus()
         return True
 
-    def undo(self) -> None:
-        """Back to the human's previous decision, with the cards the human has not seen dealt anew."""
+    def _why_no_take_back(self, k: int) -> str:
+        """With several people: why the moves since the human's decision at history index `k` may not be taken
+        back, in plain words ("" if they may). A take-back deals nothing anew (that would change another
+        person's cards, or, keeping them, let the taker learn them by what never comes up), so it is fair only
+        where the moves taken back showed nothing of a hidden card: the human's own choices while it is still
+        his turn — no move of the computer or of another person since, no deal, no card shown to him, no trick
+        or round finished (whether a trick ends, or whom the turn passes to, may depend on a hidden hand), and
+        in a few worlds dealt anew for him the same moves show him the same table."""
         s = self.state
-        target = [c for c in self._checkpoints if c < len(s.history)]
-        if not target:
-            self._show_error("Nothing to undo.")
-            return
-        while len(s.history) > target[-1]:
-            s.undo()
-        self._checkpoints = target
-        self._entries = [e for e in self._entries if e[0] < len(s.history)]
-        # a take-back keeps the position the human knew and nothing more: the same move again need not
-        # meet the same answer or draw the same card
+        me = self.human
+        rule = ("with several people at the table, Undo takes back only your own choices while it is still your "
+                "turn and nothing has followed them.")
+        if s.is_terminal():
+            return "The game is over: with several people at the table, its moves are not taken back."
+        if self.covered or s.current_player != me:
+            return f"The turn has passed, so your move stands: {rule}"
+        decided = dict(self._turns)
+        for j in range(k, len(s.history)):
+            who = decided.get(j)
+            if who == me:
+                continue
+            if who is not None:
+                return f"{self._name(who)} has played since your move, so it stands: {rule}"
+            if s.history[j].__class__ is Deal:
+                return f"Cards were dealt since your move, so it stands: {rule}"
+            return (f"{self._name(self._state_at(j).current_player)} has answered your move, so it stands: {rule} "
+                    "(To take back an answer, the cards you have not seen would be dealt anew, and with them your "
+                    "friends' cards.)")
+        then = self._state_at(k)
+        if then.progress() != s.progress():
+            return f"Your move finished {then.progress()[1] or then.progress()[0] or 'a round'}, so it stands: {rule}"
+
+        def shown(state):
+            return Counter(c.text for c in state.view(me).cards_visible())
+        if shown(s) - shown(then):
+            return f"Your move showed you a card, so it stands: {rule}"
+        # the same moves in worlds dealt anew for him must show him the same table (nothing hidden decided what
+        # he saw): a few such worlds, from the table's own random numbers
+        moves = [a.text for a in s.history[k:]]
+        seen = []
+        probe = copy.deepcopy(then)
+        for text in moves:
+            probe.apply(text)
+            seen.append(probe.view(me))
         if self._undo_rng is None:
             self._undo_rng = Rng(int.from_bytes(os.urandom(8), "big"))
-        self.state = s.resample(self.human, self._undo_rng)
-        self._since, self._recent, self._moments = ["Your move was taken back."], [], []
+        def agrees(world) -> bool:
+            try:
+                for text, view in zip(moves, seen):
+                    world.apply(text)
+                    if world.view(me) != view:
+                        return False
+            except CardkitError:
+                return False
+            return True
+        if not all(agrees(then.resample(me, self._undo_rng)) for _ in range(TAKE_BACK_PROBES)):
+            return f"What your move showed you depends on cards you have not seen, so it stands: {rule}"
+        return ""
+
+    def undo(self) -> None:
+        """Back to the previous decision of the seat in front of the screen. Alone at the table: with the cards
+        the human has not seen dealt anew, so the same move need not meet the same answer. With several
+        people: only the human's own choices while it is still his turn and nothing has followed them
+        (`_why_no_take_back`), exactly as they were, nothing dealt anew."""
+        s = self.state
+        mine = [k for k, p in self._turns if p == self.human and k < len(s.history)]
+        if not mine:
+            self._show_error("Nothing to undo.")
+            return
+        k = mine[-1]
+        if self.several:
+            why = self._why_no_take_back(k)
+            if why:
+                self._show_error(why)
+                return
+        while len(s.history) > k:
+            s.undo()
+        self._turns = [(j, p) for j, p in self._turns if j <= k]
+        for notes in self._notes.values():
+            notes.cut(k)
+        self.covered = False
+        self._notes[self.human].fresh()
+        self._notes[self.human].since.append((-1, "Your move was taken back."))
         self._close_question()
-        self._note("Taken back. The cards you have not seen were shuffled again, so the next play may go "
-                   "differently.")
+        if self.several:
+            self._note("Taken back. Nothing had followed your move, so nothing was dealt anew.")
+        else:
+            # a take-back keeps the position the human knew and nothing more: the same move again need not
+            # meet the same answer or draw the same card
+            if self._undo_rng is None:
+                self._undo_rng = Rng(int.from_bytes(os.urandom(8), "big"))
+            self.state = s.resample(self.human, self._undo_rng)
+            self._note("Taken back. The cards you have not seen were shuffled again, so the next play may go "
+                       "differently.")
         self._refresh()
         self._focus()
 
@@ -601,8 +896,9 @@ class PlayTable(w.VBox):
         cards the human has not seen dealt anew), and deals them anew itself for every sample, so what it
         says depends only on what the human has seen. `playouts`: its budget (default: its own)."""
         s = self.state
-        if s.current_player != self.human:
-            self._note("The game is over." if s.is_terminal() else "Wait for your turn.")
+        if self.covered or s.current_player != self.human:
+            self._note("The game is over." if s.is_terminal() else "The cards are hidden." if self.covered
+                       else "Wait for your turn.")
             return
         legal = s.legal_actions()
         estimates = self.expert_estimates(s, playouts) if len(legal) > 1 else []
@@ -644,12 +940,13 @@ class PlayTable(w.VBox):
         self._msg.value = self._links(f"<div class='ck-hint' role='status'><b>Hint</b>{head}<div>What each "
                                       f"choice would do:<ul>{''.join(items)}</ul></div>{odds}</div>")
 
-    def expert_estimates(self, state, playouts: int | None = None, ms: float | None = None) -> list:
-        """The expert's estimates for the human's decision in `state`, asked from the human's seat only:
-        from a state resampled for the human (never the state itself, which holds the real hidden cards),
+    def expert_estimates(self, state, playouts: int | None = None, ms: float | None = None,
+                         seat: int | None = None) -> list:
+        """The expert's estimates for the decision in `state` of the human (or `seat`), asked from that seat
+        only: from a state resampled for it (never the state itself, which holds the real hidden cards),
         seeded by the table and the position. Best first, as `ExpertBot.analyse` gives them."""
         seed = (self._expert_seed * 1_000_003 + len(state.history)) & 0xFFFFFFFFFFFF
-        sample = state.resample(self.human, Rng(seed))
+        sample = state.resample(self.human if seat is None else seat, Rng(seed))
         floor = None
         if playouts is None and ms is None:
             playouts, ms, floor = default_playouts(state.game.name), THINK_MS, evidence_playouts(state.game)
@@ -722,7 +1019,7 @@ class PlayTable(w.VBox):
     def odds_html(self) -> str:
         """The Odds panel for the position in front of the human (empty when hidden or not the human's
         turn): each figure exact, as a fraction and a percentage or an amount."""
-        if not self._odds_on:
+        if not self._odds_on or self.covered:
             return ""
         s = self.state
         if s.current_player != self.human:
@@ -787,13 +1084,13 @@ class PlayTable(w.VBox):
         return b
 
     def _click_action(self, i: int) -> None:
-        if self._moments:                        # the moment's own button goes on; the game's wait
+        if self.covered or self._moments:        # the moment's own button goes on; the game's wait
             return
         if 0 <= i < len(self._actions.children):
             self.play(self._action_texts[i])
 
     def _click_card(self, i: int) -> None:
-        if self._moments:
+        if self.covered or self._moments:
             return
         hand = self.state.view(self.human).seats[self.human].hand
         if not 0 <= i < len(hand):
@@ -817,10 +1114,14 @@ class PlayTable(w.VBox):
 
     def _refresh(self, thinking: bool = False) -> None:
         """Show the state; `thinking`: while a bot thinks, with the hand's buttons off. While the end of a
-        round waits to be looked at, that moment is shown instead, with one button to go on."""
+        round waits to be looked at, that moment is shown instead, with one button to go on. With several
+        people, between two turns (and while the computer thinks) the covered table."""
+        if self.covered or (thinking and self.several):
+            self._show_cover(thinking)
+            return
         if self._moments and not thinking and not self.state.is_terminal():
             m = self._moments[0]
-            announce = happened_html(m["since"])
+            announce = happened_html([line for _, line in m["since"]])
             self._table.value = self._links(m["html"])
             self._happened.value = self._links(announce)
             self._hand.children = []
@@ -829,7 +1130,7 @@ class PlayTable(w.VBox):
             # the next round was played to its end without the human (a coup he banked): see it, then play on
             self._next.description = f"See {coming} ▸" if more else f"Play {coming} ▸"
             self._actions.children = [self._next]
-            self._undo.disabled = not any(c < len(self.state.history) for c in self._checkpoints)
+            self._undo.disabled = not self._own_moves()
             self._hint.disabled = True
             self._show_log()
             self._show_review_button()
@@ -839,13 +1140,14 @@ class PlayTable(w.VBox):
         my_turn = s.current_player == self.human and not thinking
         faces = hand_faces(s, self.human)
         announce = happened_html(self._since)
-        caption = f"<b>Your hand</b> — click a card to {escape(view.hand_action or 'play it')}" + \
+        yours = f"Your hand, {escape(self._name(self.human))}" if self.several else "Your hand"
+        caption = f"<b>{yours}</b> — click a card to {escape(view.hand_action or 'play it')}" + \
             ((" (the cards you may choose are outlined in green):" if view.hand_action else
               " (the cards you may play are outlined in green):") if my_turn else ":")
         if not view.seats[self.human].hand:        # nothing in hand (yet): no caption for an empty row
             caption = ""
         elif my_turn and not any(a.card is not None for a in view.legal):
-            caption = "<b>Your hand</b> (no card to click now: choose below):"   # e.g. a stake to place
+            caption = f"<b>{yours}</b> (no card to click now: choose below):"   # e.g. a stake to place
         if caption:
             caption += faces_caption(faces)
         last = ""
@@ -869,9 +1171,57 @@ class PlayTable(w.VBox):
             b.disabled = not my_turn
         other = [a for a in view.legal if a.card is None]
         self._actions.children = [self._action_button(i, a) for i, a in enumerate(other)]
-        self._undo.disabled = thinking or not any(c < len(s.history) for c in self._checkpoints)
+        self._undo.disabled = thinking or not self._own_moves()
         self._hint.disabled = not my_turn
         self._show_log()
+        self._show_review_button()
+        if not thinking:
+            self._keep()
+
+    def _own_moves(self) -> bool:
+        """Whether the seat in front of the screen has made a move in this game (Undo has something to try)."""
+        n = len(self.state.history)
+        return any(k < n and p == self.human for k, p in self._turns)
+
+    def _show_cover(self, thinking: bool = False) -> None:
+        """The covered table between two people's turns: whose turn it is, the people and the computer's
+        seats, and the button with which the next person takes the screen. Nothing of any hand: no card, no
+        log, no line that depends on a card; the card and action buttons kept for later are emptied too (the
+        page keeps every widget's last values, shown or not)."""
+        s = self.state
+        names = self.game.player_names()
+        computer = [names[p] for p in range(len(names)) if p not in self.people]
+        who = (f"At this screen: {_and(names[p] for p in self.people)}"
+               + (f"; the computer plays {_and(computer)}." if computer else ".")
+               + (" Options… sets who plays each seat." if self._opt is not None else ""))
+        if thinking or s.current_player not in self.people:
+            title, text = "The cards are hidden", "The computer is playing; then the screen names who plays next."
+            self._actions.children = []
+        else:
+            name = escape(names[s.current_player])
+            title = f"{name}’s turn"
+            text = (f"Pass the screen to {name}. The cards stay hidden until {name} presses “I am {name}, show my "
+                    "cards”.")
+            if self._ready_button is None:
+                self._ready_button = Button(button_style="primary", tooltip="show the cards of the player whose "
+                                            "turn it is: only that player looks")
+                self._ready_button.add_class("ck-ready")
+                self._ready_button.on_click(lambda _: self.ready())
+            self._ready_button.description = f"I am {names[s.current_player]}, show my cards"
+            self._actions.children = [self._ready_button]
+        self._table.value = (f"<div class='ck-cover' role='status'><div class='ck-cover-title'>{title}</div>"
+                             f"<p>{text}</p><p><small>{escape(who)}</small></p></div>")
+        self._hand.children = []
+        for b in self._pool:
+            if b.description or b.tooltip or list(b._dom_classes) != ["ck-card"]:
+                b.description, b.tooltip, b._dom_classes = "", "", ["ck-card"]
+        for b in self._action_pool:
+            b.description = ""
+        self._action_texts = [""] * len(self._action_pool)
+        self._happened.value = ""
+        self._log.value = ""
+        self._undo.disabled = True         # the turn has passed: the move stands (`_why_no_take_back`)
+        self._hint.disabled = True
         self._show_review_button()
         if not thinking:
             self._keep()
@@ -884,7 +1234,7 @@ class PlayTable(w.VBox):
         f = _kept_file(self.game_name)
         if f is None or not self._kept:
             return
-        data = {"saved": time.time(), "human": self.human, "bot": self._bot_name,
+        data = {"saved": time.time(), "human": self.human, "people": list(self.people), "bot": self._bot_name,
                 "record": self.state.to_record().dumps()}
         try:
             tmp = f.with_name(f.name + ".tmp")
@@ -909,17 +1259,34 @@ class PlayTable(w.VBox):
                 self.children = [c for c in self.children if c is not box]
             return
         if box is None:
-            self._review_button = Button(description="Review my game", button_style="info",
-                                         tooltip="the expert looks at each of your decisions, from your seat, "
-                                         "and shows where it would have played differently")
-            self._review_button.on_click(lambda _: self.review())
+            self._review_buttons: list = []
             self._review_out = HTML()
             box = self._review_box = w.VBox(layout=shared("layout"))
             box.add_class("ck-review-box")
         if box not in self.children:
+            # one button, or with several people one each: the review is asked from that person's seat
+            seats = list(self.people) if self.several else [None]
+            while len(self._review_buttons) < len(seats):
+                b = Button(button_style="info")
+                b.on_click(lambda _, i=len(self._review_buttons): self.review(seat=self._review_seats[i]))
+                self._review_buttons.append(b)
+            self._review_seats = seats
+            for b, seat in zip(self._review_buttons, seats):
+                b.disabled = False
+                if seat is None:
+                    b.description = "Review my game"
+                    b.tooltip = ("the expert looks at each of your decisions, from your seat, and shows where it "
+                                 "would have played differently")
+                else:
+                    name = self._name(seat)
+                    b.description = f"Review {name}’s game"
+                    b.tooltip = (f"the expert looks at each of {name}’s decisions, from {name}’s seat, and shows "
+                                 "where it would have played differently")
+            self._review_button = self._review_buttons[0]
             self._review_out.value = ""
-            self._review_button.disabled = False
-            box.children = [self._review_button, self._review_out]
+            buttons = self._review_buttons[:len(seats)]
+            box.children = [*(buttons if len(buttons) == 1 else [w.HBox(buttons, layout=shared("wrap"))]),
+                            self._review_out]
             self.children = [*self.children, box]
 
     def _decisions(self, state) -> list[int]:
@@ -931,19 +1298,24 @@ class PlayTable(w.VBox):
             _advance(replay, a)
         return out
 
-    def review(self, playouts: int | None = None, seconds: float = REVIEW_SECONDS) -> list[dict]:
+    def review(self, playouts: int | None = None, seconds: float = REVIEW_SECONDS, seat: int | None = None) -> list[dict]:
         """Review the finished game: at each of the human's decisions the expert is asked, from the human's
         seat only (as in the Hint: the cards the human had not seen then are dealt anew), what it would
         have played; the moves where it differs are listed with what it expected to gain, and a replay
         from the human's view steps to each (the positions as the human saw them, never the bots' hidden
         cards). Progress shows while it runs. The budget: `playouts` per decision, or (by default) about
-        `seconds` in all shared among the decisions. Returns the differing moves."""
+        `seconds` in all shared among the decisions. Returns the differing moves. With several people,
+        `seat`: whose game (the game is over: the table turns to that seat, and the review speaks to him)."""
         s = self.state
         if not s.is_terminal():
             self._note("The review comes when the game is over.")
             return []
+        if seat is not None and seat in self.people and seat != self.human:
+            self.human = seat
+            self._refresh()
         self._show_review_button()
-        self._review_button.disabled = True
+        for b in self._review_buttons:
+            b.disabled = True
         history = s.history
         decisions = self._decisions(s)
         n = len(decisions)
@@ -1026,6 +1398,10 @@ class PlayTable(w.VBox):
             self._review_pick = pick
             children += [pick, self._review_replay]
             self._review_replay.go(steps[0]["step"])
+        if self.several:      # the others' reviews stay at hand (each replaces this one)
+            for b, seat in zip(self._review_buttons, self._review_seats):
+                b.disabled = seat == self.human
+            children.insert(0, self._review_box.children[0])
         self._review_box.children = children
 
     def _show_log(self) -> None:
@@ -1144,17 +1520,26 @@ class Play(w.VBox):
     arguments are `PlayTable`'s, checked at once (a bad game or option fails where the page is built)."""
 
     def __init__(self, game: str, **table_args):
-        table_keys = ("human", "bot", "seed", "show_options", "keep")
+        table_keys = ("human", "bot", "seed", "show_options", "keep", "people")
         cls = cardkit.game_class(game)
         game_ = cls(**{k: v for k, v in table_args.items() if k not in table_keys})   # the options, checked now
         if "bot" in table_args and table_args["bot"] not in bots_for(game_):
             raise CardkitError(f"no bot {table_args['bot']!r} for {cls.title}; bots: {', '.join(bots_for(game_))}")
+        if table_args.get("people") is not None:
+            _check_people(game_, table_args["people"])
         self.game_name, self._args, self.table = game, table_args, None
         start = Button(description="Deal the cards ▸", button_style="primary",
                        tooltip=f"deal a game of {cls.title} and play it against the computer")
         start.add_class("ck-play-start")
         start.on_click(lambda _: self.start())
-        children = [start]
+        # friends at one screen: the first two seats that choose are people (Options… seats them otherwise), at
+        # the page's player count or the next that has two such seats (Faro: the bank only turns the cards)
+        self._friends = _friends_table(cls, {k: v for k, v in table_args.items() if k not in table_keys})
+        friends = Button(description="Play with friends ▸", tooltip=(
+            "two or more people take turns at this screen: the table hides each player's cards from the others"))
+        friends.add_class("ck-play-friends")
+        friends.on_click(lambda _: self.start(**self._friends))
+        children = [Box([start, friends] if self._friends else [start])]
         kept = kept_game(game) if table_args.get("keep", True) else None
         if kept is not None:        # the visitor's game from before the table closed (or a reload)
             try:
@@ -1174,15 +1559,16 @@ class Play(w.VBox):
                 back.add_class("ck-play-resume")
                 back.on_click(lambda _: self.resume())
                 start.description, start.button_style = "Deal new cards ▸", ""
-                children = [note, Box([back, start])]
+                children = [note, Box([back, start, friends])]
         # in the static site the computer's cards are dealt in the visitor's own browser: say so, in plain words
         self._practice = [HTML(PRACTICE_NOTE)] if STATIC_SITE else []
         super().__init__([*children, *self._practice], layout=shared("layout"))
 
-    def start(self) -> "PlayTable":
-        """Deal and show the table (once; later calls return the same table)."""
+    def start(self, **friends) -> "PlayTable":
+        """Deal and show the table (once; later calls return the same table); `friends`: arguments in place of
+        the page's (`people`, the seats people play at this screen, and the player count they need)."""
         if self.table is None:
-            self.table = PlayTable(self.game_name, **self._args)
+            self.table = PlayTable(self.game_name, **{**self._args, **friends})
             self.children = [self.table, *self._practice]
             # the button that had the focus is gone: give it to the table's first choice once the page has
             # built the table's views (their models are new, so a focus sent at once would find no view)
@@ -1203,6 +1589,7 @@ class Play(w.VBox):
         args = {k: v for k, v in self._args.items() if k not in ("seed",)}
         args.update(record.options)
         args["human"], args["bot"] = kept.get("human", 0), kept.get("bot", args.get("bot", "rule-based"))
+        args["people"] = kept.get("people") or [args["human"]]
         args["keep"] = False              # (the table's own first deal must not replace the kept game)
         self.table = PlayTable(self.game_name, **args)
         self.table.load(state)
@@ -1211,6 +1598,19 @@ class Play(w.VBox):
         self.children = [self.table, *self._practice]
         later(0.8, self.table._focus)
         return self.table
+
+
+def _friends_table(cls, options: dict) -> dict:
+    """The table "Play with friends" deals: two people in the first two seats that choose, at the page's player
+    count or the next one that has two such seats ({} where none has)."""
+    spec = next((o for o in cls.option_specs if o.name == "players"), None)
+    now = options.get("players", spec.default if spec is not None else None)
+    counts = [now] + ([n for n in (spec.choices or ()) if n > now] if spec is not None else [])
+    for n in counts:
+        game = cls(**{**options, **({"players": n} if n is not None else {})})
+        if len(game.deciders()) >= 2:
+            return {"people": game.deciders()[:2], **({"players": n} if n != now else {})}
+    return {}
 
 
 PRACTICE_NOTE = ("<p class='ck-practice'><small><b>A practice table.</b> On this site the game runs inside your own "

@@ -104,6 +104,10 @@ table.ck-table td, table.ck-table th{border:1px solid #ccc;padding:3px 6px;font-
   max-width:980px;box-sizing:border-box;font-size:15px}
 .ck-moment p{margin:4px 0}.ck-moment-title{font-size:17px;font-weight:bold;color:#1b5e20}
 .ck-play .widget-button.ck-next{font-size:15px;padding:0 16px}
+.ck-cover{border:2px solid #455a64;border-radius:8px;padding:16px 14px;max-width:980px;box-sizing:border-box;
+  text-align:center;font-size:15px;background:repeating-linear-gradient(45deg,#eceff1 0 12px,#e4e9ec 12px 24px)}
+.ck-cover p{margin:6px 0}.ck-cover-title{font-size:20px;font-weight:bold;color:#263238}
+.ck-play .widget-button.ck-ready{font-size:16px;padding:0 18px;height:auto;min-height:40px;white-space:normal}
 .ck-review{border:1px solid #c8e6c9;background:#f6fbf6;border-radius:6px;padding:6px 10px;margin:6px 0}
 .ck-card.ck-playable{box-shadow:0 0 0 3px #2e7d32 !important}
 .ck-play .widget-hbox:has(>.ck-card){gap:8px;padding:6px 4px}

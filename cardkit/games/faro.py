@@ -268,6 +268,9 @@ class Faro(Game):
     def player_names(self) -> list[str]:
         return list(self.names)
 
+    def deciders(self) -> list[int]:
+        return list(self.punters)          # the bank only shows and turns the cards
+
     def full_deck(self) -> list[Card]:
         return list(self._deck)
 
