@@ -47,8 +47,10 @@ site: install-site
 static: install-static
 	$(BIN)/cardkit build-static $(STATIC)
 
+# two workers (the machine's two cores), each test file on one of them: a file's expensive set-ups (a Voilà
+# server, the static site's build, a browser) are made once
 test: install-test
-	$(BIN)/python -m pytest tests notebooks --nbval-lax -q
+	$(BIN)/python -m pytest tests notebooks --nbval-lax -q -n 2 --dist loadfile
 
 bench: install-test
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
