@@ -109,7 +109,7 @@ THINKERS = {"expert"}           # bots that think for a while: the table says so
 NO_DIFFERENCE = 0.05            # an expected gain below this (in points or units) is no real difference
 NO_DIFFERENCE_WIN = 0.005       # ... or in the chance of winning, where the expert plays to win (half a win in 100)
 # the expert at the table (a seat, the Hint) thinks at most this long a move, but never less than the playouts
-# behind the README's evidence (`evidence_playouts`); in the static site Python runs in the visitor's browser,
+# behind the evidence in docs/bots.md (`evidence_playouts`); in the static site Python runs in the visitor's browser,
 # 2-3 times slower, and a move may take up to 1.5 s (`cardkit bench` measures both)
 THINK_MS = 1500 if STATIC_SITE else 900
 REVIEW_SECONDS = 20             # "Review my game": about this long in all (the expert's time shared out)
