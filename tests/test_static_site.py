@@ -424,3 +424,28 @@ def test_two_people_at_one_screen_in_the_browser(chromium, static_url):
             page.wait_for_timeout(300)
     assert (page.errors, page.failed, page.external) == ([], [], [])
     page.context_.close()
+
+
+def test_a_game_under_way_comes_back_after_a_reload(chromium, static_url):
+    """On the static site Python starts anew with every page load; the table keeps its game in the browser
+    (IndexedDB), and the reloaded page offers it back: the same hand and log, the game going on."""
+    page = _open(chromium, f"{static_url}/sieben.html")
+    _ready(page)
+    page.locator(".ck-play-start").first.click()
+    table = page.locator(".ck-play").first
+    page.wait_for_function("(t) => t.querySelector('button.ck-card.ck-playable:not(:disabled)')",
+                           arg=table.element_handle(), timeout=60000)
+    _click_and_wait(page, table, table.locator("button.ck-card.ck-playable").first)
+    page.wait_for_timeout(1500)               # the browser's storage is written after the move
+    log = _table_log(table)
+    page.reload()
+    _ready(page)
+    back = page.locator(".ck-play-resume")
+    back.wait_for(timeout=60000)
+    assert "this browser kept it" in page.locator(".ck-kept").inner_text()
+    back.click()
+    table = page.locator(".ck-play").first
+    page.wait_for_function("(t) => t.querySelector('.ck-logbox')", arg=table.element_handle(), timeout=60000)
+    assert _table_log(table) == log
+    assert (page.errors, page.failed, page.external) == ([], [], [])
+    page.context_.close()
