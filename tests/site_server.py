@@ -63,3 +63,20 @@ def start_tables(page, timeout: float = 40000) -> None:
 
 
 STATIC_READY = "() => document.body.classList.contains('ck-python-ready')"
+
+
+def download_record(page, table, folder, game: str):
+    """Download the finished game's record from the table's link (one link), read it back with the kit, and
+    check it replays to the end the table shows: returns the Record."""
+    import cardkit
+    link = table.locator("a.ck-download")
+    assert link.count() == 1
+    with page.expect_download() as info:
+        link.click()
+    path = folder / "game.json"
+    info.value.save_as(path)
+    record = cardkit.Record.load(path)
+    final = record.final_state()
+    assert record.game == game and final.is_terminal()
+    assert final.view(None).result in table.locator(".ck-result").inner_text()
+    return record

@@ -23,7 +23,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 import pytest
 
 import cardkit
-from site_server import STATIC_READY, record_external_requests, serving_static
+from site_server import STATIC_READY, download_record, record_external_requests, serving_static
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
@@ -278,16 +278,7 @@ def test_a_whole_game_against_the_expert_with_the_hint_and_the_record(chromium, 
             break
         choice = table.locator("button.ck-action:not(:disabled)")
         _click_and_wait(page, table, choice.first if choice.count() else table.locator("button.ck-card.ck-playable").first)
-    link = table.locator("a.ck-download")
-    assert link.count() == 1
-    with page.expect_download() as info:
-        link.click()
-    path = tmp_path / "game.json"
-    info.value.save_as(path)
-    record = cardkit.Record.load(path)
-    final = record.final_state()
-    assert record.game == "magische7" and final.is_terminal()
-    assert final.view(None).result in table.locator(".ck-result").inner_text()
+    download_record(page, table, tmp_path, "magische7")
     table.locator("button", has_text="Review my game").click()       # the expert reviews it, in the browser
     page.wait_for_function("(t) => [...t.querySelectorAll('.ck-review')].some(r => /decision/.test(r.innerText))",
                            arg=table.element_handle(), timeout=120000)
