@@ -241,6 +241,10 @@ _STATIC_START_JS = """() => { const b = [...document.querySelectorAll('.ck-play-
   .find(b => !b.closest('.ck-still') && !b.disabled); if (b) { b.click(); return performance.now(); } return false; }"""
 _STATIC_PLAYABLE_JS = """() => document.querySelector('.ck-play button.ck-card.ck-playable:not(:disabled), '
   + '.ck-play button.ck-action:not(:disabled)') && performance.now()"""
+# the table playable again after a click, or its round over (the next-round button shown): 'over' then
+_STATIC_PLAYABLE_OR_OVER_JS = """() => document.querySelector('.ck-play button.ck-card.ck-playable:not(:disabled), '
+  + '.ck-play button.ck-action:not(:disabled)') ? 'play'
+  : ([...document.querySelectorAll('.ck-play button.ck-next')].some(b => b.checkVisibility()) ? 'over' : false)"""
 # a click on the first thing to play, and the ms until the table's log changes (the kernel's whole answer)
 _STATIC_CLICK_JS = """() => new Promise((resolve) => {
   const log = document.querySelector('.ck-play .ck-logbox');
@@ -291,7 +295,9 @@ def static_times(site_dir, pages=None, repeats: int = 3, clicks: int = 8) -> dic
                         out[name]["play"].append(page.wait_for_function(_STATIC_PLAYABLE_JS, polling="raf", timeout=180000).json_value() / 1000)
                         if r == 0:
                             for _ in range(clicks):
-                                page.wait_for_function(_STATIC_PLAYABLE_JS, polling="raf", timeout=60000)
+                                if page.wait_for_function(_STATIC_PLAYABLE_OR_OVER_JS, polling="raf",
+                                                          timeout=60000).json_value() == "over":
+                                    break   # a short round (Vingt-et-un, Bakkarat): its clicks are enough
                                 ms = page.evaluate(_STATIC_CLICK_JS)
                                 if ms is None:
                                     break
