@@ -241,6 +241,10 @@ _STATIC_START_JS = """() => { const b = [...document.querySelectorAll('.ck-play-
   .find(b => !b.closest('.ck-still') && !b.disabled); if (b) { b.click(); return performance.now(); } return false; }"""
 _STATIC_PLAYABLE_JS = """() => document.querySelector('.ck-play button.ck-card.ck-playable:not(:disabled), '
   + '.ck-play button.ck-action:not(:disabled)') && performance.now()"""
+# the table playable again after a click, or its round over (the next-round button shown): 'over' then
+_STATIC_PLAYABLE_OR_OVER_JS = """() => document.querySelector('.ck-play button.ck-card.ck-playable:not(:disabled), '
+  + '.ck-play button.ck-action:not(:disabled)') ? 'play'
+  : ([...document.querySelectorAll('.ck-play button.ck-next')].some(b => b.checkVisibility()) ? 'over' : false)"""
 # a click on the first thing to play, and the ms until the table's log changes (the kernel's whole answer)
 _STATIC_CLICK_JS = """() => new Promise((resolve) => {
   const log = document.querySelector('.ck-play .ck-logbox');
@@ -260,94 +264,58 @@ def _gzip_size(path) -> int:
     return min(len(data), len(gzip.compress(data, 6)))
 
 
-def static_times(site_dir=None, pages=None, repeats: int = 3, clicks: int = 8) -> dict:
+def static_times(site_dir, pages=None, repeats: int = 3, clicks: int = 8) -> dict:
     """The static site on a cold visit (a fresh browser context, no cache, no service worker yet), served by
     Python's http.server: for each page the seconds until its text is on the screen and, on a game's page,
     until its table is ready to play (the Deal button clicked as soon as it works); the median of `clicks`
     clicks' answers; what the first visit downloaded (bytes as served, and gzip-compressed as a host would
-    send them) and the whole site. `site_dir`: a built site (else one is built in a temporary folder)."""
-    import tempfile
+    send them) and the whole site. `site_dir`: a built site (`cardkit build-static`)."""
     from pathlib import Path
     from playwright.sync_api import sync_playwright
-    from .site import build_static, launch_chromium
+    from .site import launch_chromium, serving_static
     med = lambda xs: sorted(xs)[len(xs) // 2] if xs else None  # noqa: E731
-    with tempfile.TemporaryDirectory(prefix="cardkit-bench-static-") as tmp:
-        if site_dir is None:
-            site_dir = Path(tmp) / "site"
-            if build_static(site_dir) != 0:
-                raise RuntimeError("cardkit build-static failed")
-        site_dir = Path(site_dir)
-        pages = pages or ["index"] + list(cardkit.GAMES) + ["sources"]
-        out: dict = {p: {"read": [], "python": [], "play": [], "clicks": []} for p in pages}
-        first_files: set = set()
-        with _static_server(site_dir) as base, sync_playwright() as pw:
-            browser = launch_chromium(pw)
-            try:
-                for r in range(repeats):
-                    for name in pages:
-                        ctx = browser.new_context(service_workers="block", viewport={"width": 1280, "height": 900})
-                        page = ctx.new_page()
-                        if r == 0 and name == pages[0]:
-                            page.on("request", lambda q: first_files.add(q.url))
-                        page.goto(f"{base}/{name}.html", wait_until="commit")
-                        out[name]["read"].append(page.wait_for_function(_STATIC_READ_JS, polling="raf", timeout=60000).json_value() / 1000)
-                        if name in cardkit.GAMES:
-                            page.wait_for_function(_STATIC_START_JS, polling="raf", timeout=180000)
-                            out[name]["python"].append(page.wait_for_function(_STATIC_PYTHON_JS, polling="raf", timeout=180000).json_value() / 1000)
-                            out[name]["play"].append(page.wait_for_function(_STATIC_PLAYABLE_JS, polling="raf", timeout=180000).json_value() / 1000)
-                            if r == 0:
-                                for _ in range(clicks):
-                                    page.wait_for_function(_STATIC_PLAYABLE_JS, polling="raf", timeout=60000)
-                                    ms = page.evaluate(_STATIC_CLICK_JS)
-                                    if ms is None:
-                                        break
-                                    out[name]["clicks"].append(ms / 1000)
-                        else:
-                            out[name]["python"].append(page.wait_for_function(_STATIC_PYTHON_JS, polling="raf", timeout=180000).json_value() / 1000)
-                        ctx.close()
-            finally:
-                browser.close()
-        first = [site_dir / u.split("//", 1)[1].split("/", 1)[1].split("?")[0] for u in first_files if u.startswith(base)]
-        first = [f for f in first if f.is_file()]
-        files = [f for f in site_dir.rglob("*") if f.is_file()]
-        sizes = {"first": sum(f.stat().st_size for f in first), "first_gzip": sum(_gzip_size(f) for f in first),
-                 "site": sum(f.stat().st_size for f in files), "site_gzip": sum(_gzip_size(f) for f in files),
-                 "first_page": pages[0]}
+    site_dir = Path(site_dir)
+    pages = pages or ["index"] + list(cardkit.GAMES) + ["sources"]
+    out: dict = {p: {"read": [], "python": [], "play": [], "clicks": []} for p in pages}
+    first_files: set = set()
+    with serving_static(site_dir) as base, sync_playwright() as pw:
+        browser = launch_chromium(pw)
+        try:
+            for r in range(repeats):
+                for name in pages:
+                    ctx = browser.new_context(service_workers="block", viewport={"width": 1280, "height": 900})
+                    page = ctx.new_page()
+                    if r == 0 and name == pages[0]:
+                        page.on("request", lambda q: first_files.add(q.url))
+                    page.goto(f"{base}/{name}.html", wait_until="commit")
+                    out[name]["read"].append(page.wait_for_function(_STATIC_READ_JS, polling="raf", timeout=60000).json_value() / 1000)
+                    if name in cardkit.GAMES:
+                        page.wait_for_function(_STATIC_START_JS, polling="raf", timeout=180000)
+                        out[name]["python"].append(page.wait_for_function(_STATIC_PYTHON_JS, polling="raf", timeout=180000).json_value() / 1000)
+                        out[name]["play"].append(page.wait_for_function(_STATIC_PLAYABLE_JS, polling="raf", timeout=180000).json_value() / 1000)
+                        if r == 0:
+                            for _ in range(clicks):
+                                if page.wait_for_function(_STATIC_PLAYABLE_OR_OVER_JS, polling="raf",
+                                                          timeout=60000).json_value() == "over":
+                                    break   # a short round (Vingt-et-un, Bakkarat): its clicks are enough
+                                ms = page.evaluate(_STATIC_CLICK_JS)
+                                if ms is None:
+                                    break
+                                out[name]["clicks"].append(ms / 1000)
+                    else:
+                        out[name]["python"].append(page.wait_for_function(_STATIC_PYTHON_JS, polling="raf", timeout=180000).json_value() / 1000)
+                    ctx.close()
+        finally:
+            browser.close()
+    first = [site_dir / u.split("//", 1)[1].split("/", 1)[1].split("?")[0] for u in first_files if u.startswith(base)]
+    first = [f for f in first if f.is_file()]
+    files = [f for f in site_dir.rglob("*") if f.is_file()]
+    sizes = {"first": sum(f.stat().st_size for f in first), "first_gzip": sum(_gzip_size(f) for f in first),
+             "site": sum(f.stat().st_size for f in files), "site_gzip": sum(_gzip_size(f) for f in files),
+             "first_page": pages[0]}
     return {"pages": {p: {"read": med(v["read"]), "python": med(v["python"]), "play": med(v["play"]),
                           "click": med(v["clicks"])}
                       for p, v in out.items()}, "sizes": sizes}
-
-
-def _static_server(folder):
-    import contextlib
-    import socket
-    import subprocess
-    import sys
-    import urllib.error
-    import urllib.request
-
-    @contextlib.contextmanager
-    def serve():
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        proc = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "-d",
-                                 str(folder)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        base = f"http://127.0.0.1:{port}"
-        try:
-            for _ in range(200):
-                try:
-                    urllib.request.urlopen(base + "/", timeout=2).close()
-                    break
-                except urllib.error.HTTPError:
-                    break
-                except OSError:
-                    time.sleep(0.1)
-            yield base
-        finally:
-            proc.terminate()
-            proc.wait(10)
-    return serve()
 
 
 # The expert's moves in the browser: a page of the built site loads Pyodide with the kit alone and times the
@@ -381,11 +349,11 @@ def static_expert_times(site_dir, positions: int = 10) -> list:
     import json
     from pathlib import Path
     from playwright.sync_api import sync_playwright
-    from .site import launch_chromium
+    from .site import launch_chromium, serving_static
     page_file = Path(site_dir) / "bench-expert.html"
     page_file.write_text(_EXPERT_PAGE.replace("POSITIONS", str(positions)).replace("MS", "1500"))
     try:
-        with _static_server(site_dir) as base, sync_playwright() as pw:
+        with serving_static(site_dir) as base, sync_playwright() as pw:
             browser = launch_chromium(pw)
             try:
                 page = browser.new_page()

@@ -224,6 +224,33 @@ def running_site(notebooks_dir=None, port: int | None = None, timeout: float = 6
             _stop(proc)
 
 
+@contextlib.contextmanager
+def serving_static(folder: str | os.PathLike, port: int | None = None):
+    """Serve a built static site (`cardkit build-static`) as any static host would: Python's own `http.server`
+    on a free port of this machine (it serves `.wasm` as application/wasm). Yields the base URL, stops on exit;
+    `port`: the same address again (a browser keeps a site's data per address)."""
+    port = port or _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", HOST, "-d", str(folder)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://{HOST}:{port}"
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                urllib.request.urlopen(base + "/", timeout=2).close()
+                break
+            except urllib.error.HTTPError:          # an answer all the same
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("the static server did not start") from None
+                time.sleep(0.1)
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
 def _stop(proc: subprocess.Popen) -> None:
     """SIGTERM lets Voilà shut its kernels down (they run in sessions of their own); then SIGKILL."""
     for sig, grace in ((signal.SIGTERM, 15), (signal.SIGKILL, 5)):

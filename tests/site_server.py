@@ -5,17 +5,9 @@ re-exports them beside the offline check, which only the tests need.
 """
 from __future__ import annotations
 
-import contextlib
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
-from pathlib import Path
 from urllib.parse import urlsplit
 
-from cardkit.site import launch_chromium, page_ready_time, running_site  # noqa: F401
+from cardkit.site import launch_chromium, page_ready_time, running_site, serving_static  # noqa: F401
 
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
 
@@ -70,37 +62,21 @@ def start_tables(page, timeout: float = 40000) -> None:
                                ".filter(x => x.innerText.trim()).length >= n", arg=len(buttons), timeout=timeout)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@contextlib.contextmanager
-def serving_static(folder: str | Path, port: int | None = None):
-    """Serve a built static site as any static host would: Python's own `http.server` on a free port (it
-    serves `.wasm` as application/wasm). Yields the base URL; stopped on exit. `port`: serve again on the
-    same address (a browser's site data is per address: the offline test comes back to it)."""
-    port = port or _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "-d", str(folder)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                urllib.request.urlopen(base + "/", timeout=2).close()
-                break
-            except urllib.error.HTTPError:          # an answer all the same
-                break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("the static server did not start") from None
-                time.sleep(0.1)
-        yield base
-    finally:
-        proc.terminate()
-        proc.wait(10)
-
-
 STATIC_READY = "() => document.body.classList.contains('ck-python-ready')"
+
+
+def download_record(page, table, folder, game: str):
+    """Download the finished game's record from the table's link (one link), read it back with the kit, and
+    check it replays to the end the table shows: returns the Record."""
+    import cardkit
+    link = table.locator("a.ck-download")
+    assert link.count() == 1
+    with page.expect_download() as info:
+        link.click()
+    path = folder / "game.json"
+    info.value.save_as(path)
+    record = cardkit.Record.load(path)
+    final = record.final_state()
+    assert record.game == game and final.is_terminal()
+    assert final.view(None).result in table.locator(".ck-result").inner_text()
+    return record

@@ -23,7 +23,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 import pytest
 
 import cardkit
-from site_server import STATIC_READY, record_external_requests, serving_static
+from site_server import STATIC_READY, download_record, record_external_requests, serving_static
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
@@ -278,16 +278,7 @@ def test_a_whole_game_against_the_expert_with_the_hint_and_the_record(chromium, 
             break
         choice = table.locator("button.ck-action:not(:disabled)")
         _click_and_wait(page, table, choice.first if choice.count() else table.locator("button.ck-card.ck-playable").first)
-    link = table.locator("a.ck-download")
-    assert link.count() == 1
-    with page.expect_download() as info:
-        link.click()
-    path = tmp_path / "game.json"
-    info.value.save_as(path)
-    record = cardkit.Record.load(path)
-    final = record.final_state()
-    assert record.game == "magische7" and final.is_terminal()
-    assert final.view(None).result in table.locator(".ck-result").inner_text()
+    download_record(page, table, tmp_path, "magische7")
     table.locator("button", has_text="Review my game").click()       # the expert reviews it, in the browser
     page.wait_for_function("(t) => [...t.querySelectorAll('.ck-review')].some(r => /decision/.test(r.innerText))",
                            arg=table.element_handle(), timeout=120000)
@@ -422,5 +413,30 @@ def test_two_people_at_one_screen_in_the_browser(chromium, static_url):
             choice = table.locator("button.ck-action:not(:disabled)")
             (choice.first if choice.count() else table.locator("button.ck-card.ck-playable").first).click()
             page.wait_for_timeout(300)
+    assert (page.errors, page.failed, page.external) == ([], [], [])
+    page.context_.close()
+
+
+def test_a_game_under_way_comes_back_after_a_reload(chromium, static_url):
+    """On the static site Python starts anew with every page load; the table keeps its game in the browser
+    (IndexedDB), and the reloaded page offers it back: the same hand and log, the game going on."""
+    page = _open(chromium, f"{static_url}/sieben.html")
+    _ready(page)
+    page.locator(".ck-play-start").first.click()
+    table = page.locator(".ck-play").first
+    page.wait_for_function("(t) => t.querySelector('button.ck-card.ck-playable:not(:disabled)')",
+                           arg=table.element_handle(), timeout=60000)
+    _click_and_wait(page, table, table.locator("button.ck-card.ck-playable").first)
+    page.wait_for_timeout(1500)               # the browser's storage is written after the move
+    log = _table_log(table)
+    page.reload()
+    _ready(page)
+    back = page.locator(".ck-play-resume")
+    back.wait_for(timeout=60000)
+    assert "this browser kept it" in page.locator(".ck-kept").inner_text()
+    back.click()
+    table = page.locator(".ck-play").first
+    page.wait_for_function("(t) => t.querySelector('.ck-logbox')", arg=table.element_handle(), timeout=60000)
+    assert _table_log(table) == log
     assert (page.errors, page.failed, page.external) == ([], [], [])
     page.context_.close()

@@ -9,3 +9,8 @@ from .exercises import TestYourself  # noqa: F401
 from .rulecard import RulesCard  # noqa: F401
 
 use_css()
+
+# the static site, in the visitor's browser: fill the folder where a play table keeps its game across a reload
+from . import browser_store  # noqa: E402
+
+browser_store.start()

@@ -41,6 +41,7 @@ from cardkit.documents import STATIC_SITE
 from cardkit.rules import link_rule_ids
 from cardkit.view import plural
 
+from . import browser_store
 from .render import Box, Button, HTML, shared, table_html
 
 _CARD_COLORS = ("red", "black", "purple", "yellow", "blue", "green")   # the card inks render.CSS knows
@@ -1247,6 +1248,7 @@ class PlayTable(w.VBox):
                     old.unlink(missing_ok=True)
         except OSError:
             pass
+        browser_store.persist()
 
 
     # the review ---------------------------------------------------------------------------------------
@@ -1423,10 +1425,16 @@ KEEP_SECONDS = 3600       # the site keeps a visitor's table this long after its
 def _kept_file(game: str) -> Path | None:
     """Where the site keeps this visitor's table of `game`: the folder the server gives its kernels
     (CARDKIT_TABLES) and the visitor's key (HTTP_X_CARDKIT_VISITOR, an HMAC the server makes of the
-    visitor's anonymous identity: cardkit/voila_template/site_app.py). None anywhere else (a notebook, a
-    test, the static site): nothing is kept there."""
+    visitor's anonymous identity: cardkit/voila_template/site_app.py); on the static site, a folder in the
+    visitor's own browser (`browser_store`: the browser is the visitor). None anywhere else (a notebook, a
+    test): nothing is kept there."""
+    if not re.fullmatch(r"[a-z0-9_]+", game):
+        return None
+    if STATIC_SITE:
+        folder = browser_store.folder()
+        return folder / f"{game}.json" if folder is not None else None
     folder, key = os.environ.get("CARDKIT_TABLES"), os.environ.get("HTTP_X_CARDKIT_VISITOR", "")
-    if not folder or not re.fullmatch(r"[0-9a-f]{64}", key) or not re.fullmatch(r"[a-z0-9_]+", game):
+    if not folder or not re.fullmatch(r"[0-9a-f]{64}", key):
         return None
     return Path(folder) / f"{key}-{game}.json"
 
@@ -1539,30 +1547,42 @@ class Play(w.VBox):
             "two or more people take turns at this screen: the table hides each player's cards from the others"))
         friends.add_class("ck-play-friends")
         friends.on_click(lambda _: self.start(**self._friends))
-        children = [Box([start, friends] if self._friends else [start])]
-        kept = kept_game(game) if table_args.get("keep", True) else None
-        if kept is not None:        # the visitor's game from before the table closed (or a reload)
-            try:
-                state = cardkit.Record.loads(kept["record"]).final_state()
-            except (CardkitError, KeyError, TypeError, ValueError):
-                state = None
-            if state is not None:
-                ago = max(1, round((time.time() - kept["saved"]) / 60))
-                where = " · ".join(x for x in state.progress() if x)
-                what = "finished" if state.is_terminal() else "in progress" + (f" ({where})" if where else "")
-                note = HTML(f"<div class='ck-note ck-kept' role='status'>Your game of {escape(cls.title)} from "
-                            f"{plural(ago, 'minute')} ago, {escape(what)}, was kept: the table closes when the page "
-                            "is left alone for five minutes, and a reload starts the page anew. Go back to it, "
-                            "or deal new cards.</div>")
-                back = Button(description="Back to your game ▸", button_style="primary",
-                              tooltip="the game as you left it: the same cards, the same moves")
-                back.add_class("ck-play-resume")
-                back.on_click(lambda _: self.resume())
-                start.description, start.button_style = "Deal new cards ▸", ""
-                children = [note, Box([back, start, friends])]
+        self._start, self._friends_button = start, friends
+        self._buttons = [Box([start, friends] if self._friends else [start])]
         # in the static site the computer's cards are dealt in the visitor's own browser: say so, in plain words
         self._practice = [HTML(PRACTICE_NOTE)] if STATIC_SITE else []
-        super().__init__([*children, *self._practice], layout=shared("layout"))
+        super().__init__([*self._buttons, *self._practice], layout=shared("layout"))
+        if table_args.get("keep", True):
+            self._offer_kept()
+            if STATIC_SITE:     # the browser's folder is filled a moment after Python starts: offer it then
+                browser_store.when_ready(self._offer_kept)
+
+    def _offer_kept(self) -> None:
+        """Offer the visitor's kept game (`kept_game`: from before the table closed, or a reload), if there is
+        one and no table has been dealt yet: "Back to your game ▸" beside new cards."""
+        kept = kept_game(self.game_name)
+        if kept is None or self.table is not None:
+            return
+        try:
+            state = cardkit.Record.loads(kept["record"]).final_state()
+        except (CardkitError, KeyError, TypeError, ValueError):
+            return
+        title = cardkit.game_class(self.game_name).title
+        ago = max(1, round((time.time() - kept["saved"]) / 60))
+        where = " · ".join(x for x in state.progress() if x)
+        what = "finished" if state.is_terminal() else "in progress" + (f" ({where})" if where else "")
+        why = ("a reload starts the page anew, and this browser kept it" if STATIC_SITE else
+               "the table closes when the page is left alone for five minutes, and a reload starts the page anew")
+        note = HTML(f"<div class='ck-note ck-kept' role='status'>Your game of {escape(title)} from "
+                    f"{plural(ago, 'minute')} ago, {escape(what)}, was kept: {why}. Go back to it, "
+                    "or deal new cards.</div>")
+        back = Button(description="Back to your game ▸", button_style="primary",
+                      tooltip="the game as you left it: the same cards, the same moves")
+        back.add_class("ck-play-resume")
+        back.on_click(lambda _: self.resume())
+        self._start.description, self._start.button_style = "Deal new cards ▸", ""
+        buttons = [back, self._start] + ([self._friends_button] if self._friends else [])
+        self.children = [note, Box(buttons), *self._practice]
 
     def start(self, **friends) -> "PlayTable":
         """Deal and show the table (once; later calls return the same table); `friends`: arguments in place of
