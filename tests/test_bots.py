@@ -1,7 +1,7 @@
 """Bots: the match runner (cardkit/tournament.py), that no bot looks at what its seat may not see, the
 club-player rules of the rule-based bots, and the expert (the search bot every game gets).
 
-The figures of the 1,000-game matches are in the README (``cardkit match --all``); nothing here depends on
+The figures of the 1,000-game matches are in docs/bots.md (``cardkit match --all``); nothing here depends on
 them, and nothing here is timed.
 """
 from __future__ import annotations
@@ -353,7 +353,7 @@ def test_expert_spends_exactly_its_playout_budget():
 
 def test_the_time_never_stops_the_expert_short_of_its_measured_strength():
     """The play table stops the expert's thinking after a while, but never before the playouts at which the
-    README's evidence measured it (`evidence_playouts`): in the static site Python runs slower, in the visitor's
+    evidence in docs/bots.md measured it (`evidence_playouts`): in the static site Python runs slower, in the visitor's
     browser, and the opponent must still be the one measured."""
     from cardkit.bots import EVIDENCE_PLAYOUTS, evidence_playouts
     s = cardkit.load_game("magische7").new_state(seed=4)

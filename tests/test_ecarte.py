@@ -829,7 +829,7 @@ def test_bots_play_legal_matches():
 
 
 def test_rule_based_bot_beats_random():
-    """A few dozen matches with a generous margin (the figure over 1,000 matches is in the README)."""
+    """A few dozen matches with a generous margin (the figure over 1,000 matches is in docs/bots.md)."""
     r = match("ecarte", {}, "rule-based", "random", games=30, seed=0)
     assert r.win_rate >= 0.7, r.win_rate
 

@@ -203,7 +203,7 @@ def test_the_command_measures_and_refuses_what_is_not_there(tmp_path, monkeypatc
 
 def test_a_stored_measurement_is_not_replaced_by_a_smaller_one_unless_asked(tmp_path, monkeypatch, capsys):
     """`cardkit impact sieben --games 2 --option draw_order` silently replaced the stored 10,000-game result
-    and its plot, on which the README and the page rest: now it is refused before any game is played, and
+    and its plot, on which docs/bots.md and the page rest: now it is refused before any game is played, and
     a replacement, asked for or by a larger run, is said."""
     from cardkit.cli import main
     monkeypatch.setattr(measure, "data_dir", lambda: tmp_path)

@@ -1040,7 +1040,7 @@ def test_the_rule_based_bot_reverses_when_its_hand_is_low():
 def test_the_rule_based_bot_beats_random_over_a_few_dozen_matches():
     from cardkit.tournament import match
     r = match("vierundzwanzig", {"players": 3}, "rule-based", "random", games=36, seed=7)
-    assert r.win_rate > 0.5          # the fair share is 1/3; the 1,000-match figure is in the README
+    assert r.win_rate > 0.5          # the fair share is 1/3; the 1,000-match figure is in docs/bots.md
     r = match("vierundzwanzig", {"players": 2}, "rule-based", "careful", games=30, seed=7)
     assert r.win_rate > 0.6
 
