@@ -345,7 +345,7 @@ json.dumps(out)
 
 def static_expert_times(site_dir, positions: int = 10) -> list:
     """The expert's move at the static site's budget (the play table's: 1.5 s, never fewer playouts than the
-    README's evidence), timed in the browser, `positions` decisions of each game and player count."""
+    evidence in docs/bots.md), timed in the browser, `positions` decisions of each game and player count."""
     import json
     from pathlib import Path
     from playwright.sync_api import sync_playwright
@@ -481,7 +481,7 @@ def report_static(site_dir=None, out=print) -> dict:
         f"({z['site_gzip'] / 1e6:.1f} MB compressed; target ≤ {TARGET_STATIC_SITE_MB} MB) "
         f"{ok(z['site'] <= TARGET_STATIC_SITE_MB * 1e6)}")
     out(f"The expert in the browser (the play table's budget: 1.5 s a move, never fewer playouts than the "
-        f"README's evidence; target: a move ≤ {TARGET_STATIC_EXPERT_S:g} s)")
+        f"evidence in docs/bots.md; target: a move ≤ {TARGET_STATIC_EXPERT_S:g} s)")
     out(f"{'game':<15} {'players':>7} {'median':>9} {'slowest':>9} {'fewest playouts':>16} {'evidence at':>12}")
     for e in experts:
         # (the fewest playouts can be a few under the evidence's where a sample's actions do not divide the
