@@ -477,7 +477,7 @@ def test_every_game_offers_the_expert():
 def test_expert_carries_its_samples_through_a_hand_and_they_agree_with_what_it_sees():
     """The samples of a decision are replayed to the next decision of the same hand and kept when the seat's
     view agrees; a new hand starts afresh."""
-    from cardkit.bots import _observation
+    from cardkit.bots.expert import _observation
     g = cardkit.load_game("sieben", players=2)
     s = g.new_state(seed=2)
     expert, other = ExpertBot(seed=1, playouts=30), game_bots(g)["rule-based"](5)

@@ -62,7 +62,7 @@ def _bank_sides(state) -> dict:
 
 def bank_flow(state) -> tuple[int, int, int, int]:
     """(the bank's net, units laid on the table by the players, coups, coups the bank won) over a game."""
-    from .ledger import TABLE
+    from ..ledger import TABLE
     sides = _bank_sides(state)
     net: dict = {}
     staked = 0
@@ -99,7 +99,7 @@ def exact_edges(game_name: str, option: str, values: list, base: dict) -> dict |
         opts = {**base, option: v}
         game = cardkit.load_game(game_name, **opts)
         if game_name == "faro":
-            from .games import faro
+            from ..games import faro
             wl = faro.win_lose(faro.showing_odds(104, 8, bottom_known=False), game.options["winning_pile"])
             out[_vkey(v)] = -faro.expected(2, wl, game.options["doublets"]) / 2
         elif game_name == "vingt_et_un":
@@ -114,7 +114,7 @@ def exact_edges(game_name: str, option: str, values: list, base: dict) -> dict |
 
 def _vu_hand_value(mode: int, double: bool, bank_second: bool = False):
     from fractions import Fraction
-    from .games import vingt_et_un as vu
+    from ..games import vingt_et_un as vu
     pool = vu.FULL_POOL
     total, m = Fraction(0), sum(pool)
     for f in range(7):                       # the player's first card
