@@ -26,7 +26,8 @@ import time
 from dataclasses import dataclass, field
 
 import cardkit
-from cardkit.bots import EVIDENCE_PLAYOUTS, GAME_PLAYOUTS, ExpertBot, bots_for, default_playouts, game_bots, game_facts
+from cardkit.bots import (EVIDENCE_PLAYOUTS, GAME_PLAYOUTS, THINK_MS_SERVER, ExpertBot, bots_for, default_playouts,
+                          game_bots, game_facts)
 from cardkit.game import Deal
 from cardkit.stats import mean_ci, wilson
 
@@ -355,7 +356,7 @@ class Plan:
 # the default budget.
 EXPERT_EVIDENCE: dict = {key: Plan(playouts, count=1000 if key == "ecarte" else None)
                          for key, playouts in EVIDENCE_PLAYOUTS.items()}
-THINK_S = 0.9               # the play table stops the expert's thinking after this long (widgets/play.py)
+THINK_S = THINK_MS_SERVER / 1000   # the play table (on `cardkit serve`) stops the expert's thinking after this long
 
 
 def expert_plan(game_name: str, players: int) -> Plan:

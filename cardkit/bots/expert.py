@@ -110,6 +110,15 @@ EVIDENCE_PLAYOUTS: dict = {"magische7": 100, ("magische7", 4): 30, "sieben": 30,
                            "vierundzwanzig": 50, "vingt_et_un": 30, "faro": 20, "bakkarat": None}
 
 
+# How long the play table lets the expert think a move, in ms, never below the evidence's playouts: on `cardkit
+# serve`, and in the static site, where Python runs 2-3 times slower in the visitor's browser. A move stops at the
+# first playout past the budget, so the browser's leaves room for the last one: Écarté's, the slowest (exact odds
+# at every step), overran a 1.5 s budget by up to 0.15 s; at 1.3 s its slowest move stays within 1.5 s and still
+# gets more playouts than its evidence's 40 (`cardkit bench` measures both).
+THINK_MS_SERVER = 900
+THINK_MS_BROWSER = 1300
+
+
 def evidence_playouts(game) -> int:
     """The playouts behind the evidence in docs/bots.md for `game` (a Game: its name and player count)."""
     n = EVIDENCE_PLAYOUTS.get((game.name, game.num_players), EVIDENCE_PLAYOUTS.get(game.name))
