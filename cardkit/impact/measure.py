@@ -14,7 +14,7 @@ import cardkit
 from ..bots import game_bots
 from ..stats import wilson
 from ..tournament import result_for
-from . import BANKING, _key, _vkey, disputed, load, setting, summary
+from . import BANKING, _key, _vkey, disputed, in100, load, setting, summary
 
 CHUNK = 500                 # seeds per stored aggregate
 GAMES = 10_000              # games per reading by default
@@ -525,14 +525,13 @@ def plot_svg(game_name: str, option: str, data: dict | None = None) -> str:
             ax.barh(ys, vals, height=h * 0.9, color=colours[j % 3], xerr=[lo, hi], ecolor="#333",
                     error_kw={"elinewidth": 0.8, "capsize": 2}, label=_short(r["label"]))
             for y, v, up in zip(ys, vals, hi):
-                ax.text(min(v + up, 100) + 1.5, y, f"{v:.1f} %" if v >= 0.1 or v == 0 else "< 0.1 %",
-                        va="center", fontsize=8)
+                ax.text(min(v + up, 100) + 1.5, y, in100(v / 100), va="center", fontsize=8)
         ax.set_yticks(range(len(cats)))
         ax.set_yticklabels([c for _, c in reversed(cats)])
         ax.set_xlim(0, 112)
         ax.set_xticks([0, 25, 50, 75, 100])
-        ax.set_xticklabels(["0", "25", "50", "75", "100 %"])
-        ax.set_xlabel(f"share of {s['games']:,} games played both ways")
+        ax.set_xticklabels(["0", "25", "50", "75", "100"])
+        ax.set_xlabel(f"games in 100 (of {s['games']:,} played both ways)")
         if len(alts) > 1:
             ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), fontsize=7, frameon=False, ncol=1)
         fig.tight_layout()
