@@ -47,10 +47,11 @@ site: install-site
 static: install-static
 	$(BIN)/cardkit build-static $(STATIC)
 
-# two workers (the machine's two cores), each test file on one of them: a file's expensive set-ups (a Voilà
-# server, the static site's build, a browser) are made once
+# three workers, each test file on one of them: a file's expensive set-ups (a Voilà server, the static site's
+# build, a browser) are made once; the longest files go first (tests/conftest.py). Three on this machine's two
+# cores, as the browser tests spend much of their time waiting for Chromium, the Voilà kernels and Pyodide
 test: install-test
-	$(BIN)/python -m pytest tests notebooks --nbval-lax -q -n 2 --dist loadfile
+	$(BIN)/python -m pytest tests notebooks --nbval-lax -q -n 3 --dist loadfile
 
 bench: install-test
 	$(BIN)/python -m pip install --quiet -e '.[bench]'

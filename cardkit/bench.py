@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 
 import cardkit
+from cardkit.bots import THINK_MS_BROWSER
 from cardkit.game import Deal
 from cardkit.rng import Rng
 
@@ -344,14 +345,14 @@ json.dumps(out)
 
 
 def static_expert_times(site_dir, positions: int = 10) -> list:
-    """The expert's move at the static site's budget (the play table's: 1.5 s, never fewer playouts than the
-    README's evidence), timed in the browser, `positions` decisions of each game and player count."""
+    """The expert's move at the static site's budget (the play table's: `THINK_MS_BROWSER`, never fewer playouts than the
+    evidence in docs/bots.md), timed in the browser, `positions` decisions of each game and player count."""
     import json
     from pathlib import Path
     from playwright.sync_api import sync_playwright
     from .site import launch_chromium, serving_static
     page_file = Path(site_dir) / "bench-expert.html"
-    page_file.write_text(_EXPERT_PAGE.replace("POSITIONS", str(positions)).replace("MS", "1500"))
+    page_file.write_text(_EXPERT_PAGE.replace("POSITIONS", str(positions)).replace("MS", str(THINK_MS_BROWSER)))
     try:
         with serving_static(site_dir) as base, sync_playwright() as pw:
             browser = launch_chromium(pw)
@@ -480,8 +481,8 @@ def report_static(site_dir=None, out=print) -> dict:
         f"{ok(z['first_gzip'] <= TARGET_STATIC_FIRST_MB * 1e6)}; the whole site {z['site'] / 1e6:.1f} MB "
         f"({z['site_gzip'] / 1e6:.1f} MB compressed; target ≤ {TARGET_STATIC_SITE_MB} MB) "
         f"{ok(z['site'] <= TARGET_STATIC_SITE_MB * 1e6)}")
-    out(f"The expert in the browser (the play table's budget: 1.5 s a move, never fewer playouts than the "
-        f"README's evidence; target: a move ≤ {TARGET_STATIC_EXPERT_S:g} s)")
+    out(f"The expert in the browser (the play table's budget: {THINK_MS_BROWSER / 1000:g} s a move, never fewer playouts than the "
+        f"evidence in docs/bots.md; target: a move ≤ {TARGET_STATIC_EXPERT_S:g} s)")
     out(f"{'game':<15} {'players':>7} {'median':>9} {'slowest':>9} {'fewest playouts':>16} {'evidence at':>12}")
     for e in experts:
         # (the fewest playouts can be a few under the evidence's where a sample's actions do not divide the

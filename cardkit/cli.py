@@ -7,6 +7,7 @@ import sys
 
 import cardkit
 from cardkit import CardkitError, IllegalActionError
+from cardkit.bots import game_bots
 
 
 def _option_args(pairs: list[str]) -> dict:
@@ -46,7 +47,7 @@ def cmd_play(args) -> int:
     if not 0 <= human < game.num_players:
         raise CardkitError(f"no seat {human} in {game.name} with {game.num_players} players; --seat is one of "
                            + ", ".join(f"{p} ({names[p]})" for p in range(game.num_players)))
-    factories = game.bots()
+    factories = game_bots(game)
     if args.bot not in factories:
         raise CardkitError(f"no bot {args.bot!r}; bots: {', '.join(factories)}")
     bots = {p: factories[args.bot](seed=p) for p in range(game.num_players) if p != human}
@@ -141,21 +142,22 @@ def cmd_impact(args) -> int:
 
 def _impact(args) -> int:
     from . import impact
+    from .impact import measure
     _check_all(args, "--all measures every option of every game: give no game or option with it")
     if args.all:
-        impact.run(games=args.games, all_games=True, bar=not args.no_bar, replace=args.replace)
+        measure.run(games=args.games, all_games=True, bar=not args.no_bar, replace=args.replace)
         return 0
     if not args.game:
         raise CardkitError("name a game (cardkit games lists them), or give --all")
     cardkit.game_class(args.game)
     if args.plots:
-        for f in impact.redraw(args.game):
+        for f in measure.redraw(args.game):
             print(f"wrote {f}", file=sys.stderr)
         return 0
     if not impact.disputed(args.game):
         print(f"{args.game} has no conflict or gap switched by an option: nothing to measure", file=sys.stderr)
         return 0
-    impact.run(args.game, games=args.games, option=args.option, bar=not args.no_bar, replace=args.replace)
+    measure.run(args.game, games=args.games, option=args.option, bar=not args.no_bar, replace=args.replace)
     return 0
 
 
@@ -215,7 +217,7 @@ def main(argv=None) -> int:
     m.add_argument("--bots", default="rule-based,random", metavar="A,B", help="bot A against bot B")
     m.add_argument("--seed", type=int, default=0)
     m.add_argument("--all", action="store_true",
-                   help="every game and player count: rule-based vs random and vs careful (the README's figures)")
+                   help="every game and player count: rule-based vs random and vs careful (the figures in docs/bots.md)")
     m.add_argument("--markdown", action="store_true", help="also print the results as a Markdown table")
     im = sub.add_parser("impact", help="does a disputed reading matter? paired bot games under each reading "
                                        "(writes cardkit/impact/GAME.json and the plots)")

@@ -9,19 +9,27 @@ from __future__ import annotations
 
 import hashlib
 import html
-import re
-from dataclasses import dataclass
-
 import os
+import re
 import sys
+from dataclasses import dataclass
+from importlib import resources
 
-from .rules import source_text
+from .errors import CardkitError
 
 # The site's pages are notebooks: Voilà serves `sieben.ipynb`, the static site (`cardkit build-static`, Python
 # running in the visitor's browser) the same page as `sieben.html`. Every link the kit builds to another page
 # goes through `page_url`, so it names the page as the site that shows it serves it.
 STATIC_SITE = sys.platform == "emscripten" or os.environ.get("CARDKIT_STATIC_SITE") == "1"
 PAGE_SUFFIX = ".html" if STATIC_SITE else ".ipynb"
+
+
+def source_text(filename: str) -> str:
+    """The text of one of the source rule texts shipped with the kit."""
+    path = resources.files("cardkit") / "sources" / filename
+    if not path.is_file():
+        raise CardkitError(f"no source {filename!r}")
+    return path.read_text(encoding="utf-8")
 
 
 def page_url(name: str, fragment: str = "") -> str:

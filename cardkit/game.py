@@ -223,11 +223,6 @@ class Game:
         """Tables generated from the engine, shown in the rulebook: name -> rules.Table."""
         return {}
 
-    def bots(self) -> dict:
-        """Bot factories by name: name -> callable(seed) -> bot with .choose(state)."""
-        from .bots import RandomBot
-        return {"random": RandomBot}
-
     def examples(self) -> list:
         from .record import examples
         return examples(self.name)

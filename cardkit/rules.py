@@ -34,6 +34,7 @@ import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
 
+from .documents import cite_href, document
 from .errors import CardkitError
 
 KINDS = ("stated", "conflict", "gap", "reconstructed", "assumption", "house rule")
@@ -251,7 +252,6 @@ def _cite_html(c: Citation) -> str:
     """A citation: the original words, the translation, and a link that opens the passage in the
     source, named as a reader knows the document (never its file name: that is for the developers'
     Markdown)."""
-    from .documents import cite_href, document
     e = html.escape
     doc = document(c.source)
     opening, closing = ("„", "“") if c.lang == "de" else ("“", "”")
@@ -352,11 +352,3 @@ def load_rulebook(game_name: str, game=None) -> Rulebook:
             book.options = {o.name: o for o in game.option_specs}
         _CACHE[key] = book
     return _CACHE[key]
-
-
-def source_text(filename: str) -> str:
-    """The text of one of the source rule texts shipped with the kit."""
-    path = resources.files("cardkit") / "sources" / filename
-    if not path.is_file():
-        raise CardkitError(f"no source {filename!r}")
-    return path.read_text(encoding="utf-8")

@@ -68,13 +68,14 @@ _READY_JS = """() => {
 
 def voila_command(notebooks_dir: str | os.PathLike | None = None, port: int = 8866,
                   open_browser: bool = False, max_kernels: int = MAX_KERNELS,
-                  pool_size: int = POOL_SIZE) -> list[str]:
+                  pool_size: int = POOL_SIZE, connect_deadline: float | None = None) -> list[str]:
     """The command line of the site's server; run it with ``env=voila_env()``.
 
     The server is Voilà run through ``voila_template/site_app.py`` (Voilà's application with a kernel
     cap, a page handler that starts kernels only for real page visits, and the Host check and
     security headers on every response); the kernels are ``voila_template/kernels/python3``, which
-    runs ``widgets/guard.py``.
+    runs ``widgets/guard.py``. `connect_deadline`: the seconds by which a page must have connected to its
+    kernel, if not the server's 60 (a test's shorter wait).
 
     Code sent by a browser is refused without any setting: Voilà 0.5.13 builds its kernel manager
     with allowed_message_types = comm_open/close/msg, comm_info_request, kernel_info_request and
@@ -109,6 +110,7 @@ def voila_command(notebooks_dir: str | os.PathLike | None = None, port: int = 88
         f"--SiteKernelManager.max_kernels_per_browser={per_browser(max_kernels)}",
         *([f"--VoilaConfiguration.preheat_kernel=True", f"--VoilaConfiguration.default_pool_size={pool_size}"]
           if pool_size > 0 else []),
+        *([f"--SiteKernelManager.connect_deadline={connect_deadline:g}"] if connect_deadline is not None else []),
     ]
 
 
@@ -205,13 +207,14 @@ class SiteURL(str):
 
 @contextlib.contextmanager
 def running_site(notebooks_dir=None, port: int | None = None, timeout: float = 60.0,
-                 max_kernels: int = MAX_KERNELS, pool_size: int = POOL_SIZE):
+                 max_kernels: int = MAX_KERNELS, pool_size: int = POOL_SIZE, connect_deadline: float | None = None):
     """Start the site on a free port, yield its base URL (a `SiteURL`) once it answers HTTP, then
-    stop it."""
+    stop it. The settings as `voila_command` takes them."""
     port = port or _free_port()
     base = f"http://{HOST}:{port}"
     with tempfile.NamedTemporaryFile(prefix="cardkit-site-", suffix=".log") as log:
-        proc = subprocess.Popen(voila_command(notebooks_dir, port, max_kernels=max_kernels, pool_size=pool_size), env=voila_env(), stdout=log,
+        proc = subprocess.Popen(voila_command(notebooks_dir, port, max_kernels=max_kernels, pool_size=pool_size,
+                                              connect_deadline=connect_deadline), env=voila_env(), stdout=log,
                                 stderr=subprocess.STDOUT, start_new_session=True)
         try:
             if not _wait_until_answering(proc, base, timeout):

@@ -22,40 +22,14 @@ conservative when there are draws. ``fair`` is the even result the interval is c
 """
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass, field
 
 import cardkit
-from cardkit.bots import EVIDENCE_PLAYOUTS, GAME_PLAYOUTS, ExpertBot, bots_for, default_playouts, game_facts
+from cardkit.bots import (EVIDENCE_PLAYOUTS, GAME_PLAYOUTS, THINK_MS_SERVER, ExpertBot, bots_for, default_playouts,
+                          game_bots, game_facts)
 from cardkit.game import Deal
-
-Z95 = 1.959963984540054
-
-
-def wilson(mean: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion `mean` observed over `n` trials."""
-    if n <= 0:
-        return 0.0, 1.0
-    z2 = z * z
-    centre = (mean + z2 / (2 * n)) / (1 + z2 / n)
-    half = z / (1 + z2 / n) * math.sqrt(max(mean * (1 - mean), 0.0) / n + z2 / (4 * n * n))
-    lo = 0.0 if mean <= 0 else max(0.0, centre - half)
-    hi = 1.0 if mean >= 1 else min(1.0, centre + half)
-    return lo, hi
-
-
-def mean_ci(values: list, z: float = Z95) -> tuple[float, float, float]:
-    """(mean, low, high): the mean of `values` and its 95 % interval, mean ± 1.96 standard errors (infinite
-    with fewer than two values)."""
-    n = len(values)
-    if not n:
-        return 0.0, -math.inf, math.inf
-    m = sum(values) / n
-    if n < 2:
-        return m, -math.inf, math.inf
-    half = z * math.sqrt(sum((x - m) ** 2 for x in values) / (n - 1) / n)
-    return m, m - half, m + half
+from cardkit.stats import mean_ci, wilson
 
 
 def sides_of(num_players: int, game=None) -> list[list[int]]:
@@ -382,7 +356,7 @@ class Plan:
 # the default budget.
 EXPERT_EVIDENCE: dict = {key: Plan(playouts, count=1000 if key == "ecarte" else None)
                          for key, playouts in EVIDENCE_PLAYOUTS.items()}
-THINK_S = 0.9               # the play table stops the expert's thinking after this long (widgets/play.py)
+THINK_S = THINK_MS_SERVER / 1000   # the play table (on `cardkit serve`) stops the expert's thinking after this long
 
 
 def expert_plan(game_name: str, players: int) -> Plan:
@@ -406,7 +380,7 @@ def expert_move_times(game_name: str, options: dict | None = None, positions: in
     within the play table's `THINK_S` seconds (at each slower move's own rate, by CPU time; None when every
     move finished within them)."""
     game = cardkit.load_game(game_name, **(options or {}))
-    rule = game.bots()["rule-based"]
+    rule = game_bots(game)["rule-based"]
     wall, cpu, done = [], [], []
     g = 0
     while len(wall) < positions and g < 200:

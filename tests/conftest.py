@@ -5,6 +5,18 @@ from __future__ import annotations
 
 import pytest
 
+# The files that take longest go first. `make test` shares the test files out among its workers as they come free
+# (pytest-xdist, --dist loadfile: a file's expensive set-ups are made once); a long file taken up last would run
+# on alone at the end while the other workers idle. (The order of the tests within a file does not change.)
+SLOW_FIRST = ("tests/test_static_site.py", "tests/test_site.py", "tests/test_impact.py", "tests/test_play_page.py",
+              "tests/test_hidden.py", "tests/test_bots.py", "tests/test_play_table.py", "tests/test_pages.py",
+              "tests/test_whist_properties.py", "tests/test_faro_properties.py", "tests/test_properties.py")
+
+
+def pytest_collection_modifyitems(session, config, items):
+    rank = {name: i for i, name in enumerate(SLOW_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))   # stable: the rest as collected
+
 
 @pytest.fixture(scope="session")
 def site_url():

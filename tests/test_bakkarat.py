@@ -14,7 +14,7 @@ from fractions import Fraction
 import pytest
 
 from cardkit import CHANCE, CardkitError, IllegalActionError, OptionError, Record, load_game
-from cardkit.bots import play_out
+from cardkit.bots import game_bots, play_out
 from cardkit.cards import FRENCH52
 from cardkit.ledger import TABLE
 from cardkit.record import example_names, load_example
@@ -63,7 +63,7 @@ def fact(s, label, viewer=None):
 def bots_sitting(seed=0, bot="random", **opts):
     g = game(**opts)
     s = g.new_state(seed=seed)
-    play_out(s, {p: g.bots()[bot](seed * 10 + p) for p in (0, 1, 2)})
+    play_out(s, {p: game_bots(g)[bot](seed * 10 + p) for p in (0, 1, 2)})
     return s
 
 
@@ -444,7 +444,7 @@ def test_the_ledger_balances_after_every_action():
     for seed in range(5):
         g = game()
         s = g.new_state(seed=seed)
-        bots = {p: g.bots()["random"](seed + p) for p in range(3)}
+        bots = {p: game_bots(g)["random"](seed + p) for p in range(3)}
         while not s.is_terminal():
             s.apply(bots[s.current_player].choose(s))
             assert s.ledger.total() == 0
@@ -579,9 +579,9 @@ def test_bad_options_and_after_the_end():
 # --- bots ------------------------------------------------------------------------------------------------
 def test_bots_play_legal_sittings():
     g = game()
-    assert list(g.bots()) == ["random", "careful", "rule-based"]
+    assert list(game_bots(g)) == ["random", "careful", "rule-based"]
     for opts in ({}, {"bank_draw": "five", "ties": "bank", "partners": False, "sitting": "pack"}):
-        for bot in g.bots():
+        for bot in game_bots(g):
             s = bots_sitting(3, bot=bot, **opts)
             assert s.is_terminal() and s.ledger.total() == 0
 
@@ -592,10 +592,10 @@ def test_rule_based_bot_draws_by_the_odds():
     play(s, "stake 2", "stake 1", "close")
     odds = s.advice(SOUTH)
     want = "draw" if odds[5].value > odds[4].value else "stand"
-    assert g.bots()["rule-based"](0).choose(s).text == want
+    assert game_bots(g)["rule-based"](0).choose(s).text == want
     s = coup(g, "9H KC", "9D 8S", "3C JD")
     play(s, "stake 2", "stake 1", "close")
-    assert g.bots()["rule-based"](0).choose(s).text == "stand"
+    assert game_bots(g)["rule-based"](0).choose(s).text == "stand"
 
 
 def test_rule_based_bot_beats_random():

@@ -1,7 +1,7 @@
 """Bots: the match runner (cardkit/tournament.py), that no bot looks at what its seat may not see, the
 club-player rules of the rule-based bots, and the expert (the search bot every game gets).
 
-The figures of the 1,000-game matches are in the README (``cardkit match --all``); nothing here depends on
+The figures of the 1,000-game matches are in docs/bots.md (``cardkit match --all``); nothing here depends on
 them, and nothing here is timed.
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ import copy
 import pytest
 
 import cardkit
-from cardkit.bots import Estimate, ExpertBot, RandomBot, bots_for, default_playouts
+from cardkit.bots import Estimate, ExpertBot, RandomBot, bots_for, default_playouts, game_bots
 from cardkit.cards import PIQUET32
 from cardkit.rng import Rng
 from cardkit.tournament import (MatchResult, match, mean_ci, player_counts, result_for, seats_of_a, sides_of,
@@ -20,7 +20,7 @@ from protocol_checks import stacked_partial
 
 CASES = [(name, n) for name in cardkit.GAMES for n in player_counts(name)]
 BOT_CASES = [(name, n, bot) for name, n in CASES
-             for bot in cardkit.load_game(name, players=n).bots()]
+             for bot in game_bots(cardkit.load_game(name, players=n))]
 
 
 # --- the runner's arithmetic ---------------------------------------------------------------------------
@@ -76,7 +76,7 @@ def test_a_bot_against_itself_scores_exactly_the_fair_share(name, n):
 @pytest.mark.parametrize("name,n", CASES)
 def test_small_match_for_every_game_and_player_count(name, n):
     g = cardkit.load_game(name, players=n)
-    assert {"random", "careful", "rule-based"} <= set(g.bots())
+    assert {"random", "careful", "rule-based"} <= set(game_bots(g))
     r = match(name, {"players": n}, "rule-based", "random", games=60, seed=1)
     assert r.games == 60 == r.wins + r.draws + r.losses == len(r.results)
     assert r.options["players"] == n and r.a == "rule-based" and r.b == "random"
@@ -112,7 +112,7 @@ def test_a_baseline_pairs_every_game_with_the_same_deal_played_by_the_baseline()
     g = cardkit.load_game("vierundzwanzig", players=2)
     low = match("vierundzwanzig", {"players": 2}, "random", "rule-based", games=2, seed=2, hands=True,
                 baseline="rule-based")
-    rb, rnd = g.bots()["rule-based"], g.bots()["random"]
+    rb, rnd = game_bots(g)["rule-based"], game_bots(g)["random"]
     _, _, b1, a1 = play_hand(g, 2, {0: rnd(seed=32), 1: rb(seed=33)})
     _, _, b0, a0 = play_hand(g, 2, {0: rb(seed=32), 1: rb(seed=33)})
     assert (a1[0] - b1[0]) != (a0[0] - b0[0]) and low.money[0] == -((a1[0] - b1[0]) - (a0[0] - b0[0]))
@@ -191,7 +191,7 @@ class PeekingBot:
 @pytest.mark.parametrize("name,n,bot", BOT_CASES)
 def test_no_bot_peeks(name, n, bot):
     g = cardkit.load_game(name, players=n)
-    assert peeking_choices(g, g.bots()[bot]) == []
+    assert peeking_choices(g, game_bots(g)[bot]) == []
 
 
 @pytest.mark.parametrize("name,n", CASES)
@@ -208,7 +208,7 @@ def sieben_answers(players, seeds, opponent="random"):
     """(state before, action) for every answer of the rule-based bot (seat 0, and 2 with 4 players) in games
     against `opponent`."""
     g = cardkit.load_game("sieben", players=players, match="round")
-    bots = g.bots()
+    bots = game_bots(g)
     for seed in seeds:
         s = g.new_state(seed=seed)
         seats = {p: bots["rule-based" if s.side(p) == 0 else opponent](seed * 10 + p) for p in range(players)}
@@ -264,7 +264,7 @@ def test_sieben_bot_beats_a_worthless_trick_rather_than_throw_a_counter():
     g = cardkit.load_game("sieben")
     s = stacked_partial(g, [["9H", "JS", "QS", "KS"], ["9D", "AD", "AC", "10D"]], size=4, avoid=("7", "9"))
     s.apply("9H")
-    assert g.bots()["rule-based"](0).choose(s).text == "9D"
+    assert game_bots(g)["rule-based"](0).choose(s).text == "9D"
 
 
 def test_sieben_bot_smears_onto_its_partners_nearly_sure_trick():
@@ -276,12 +276,12 @@ def test_sieben_bot_smears_onto_its_partners_nearly_sure_trick():
                             ["QC", "QH", "KC", "KH"]], size=4)
     s.apply("7H"), s.apply("QD")
     assert s.current_player == 2
-    assert g.bots()["rule-based"](0).choose(s).text == "AD"
+    assert game_bots(g)["rule-based"](0).choose(s).text == "AD"
 
 
 def test_careful_and_rule_based_bots_on_the_play_table_menu():
     for name in cardkit.GAMES:
-        assert list(cardkit.load_game(name).bots()) == ["random", "careful", "rule-based"]
+        assert list(game_bots(cardkit.load_game(name))) == ["random", "careful", "rule-based"]
     assert PIQUET32.parse("AD").rank == "A"
 
 
@@ -353,7 +353,7 @@ def test_expert_spends_exactly_its_playout_budget():
 
 def test_the_time_never_stops_the_expert_short_of_its_measured_strength():
     """The play table stops the expert's thinking after a while, but never before the playouts at which the
-    README's evidence measured it (`evidence_playouts`): in the static site Python runs slower, in the visitor's
+    evidence in docs/bots.md measured it (`evidence_playouts`): in the static site Python runs slower, in the visitor's
     browser, and the opponent must still be the one measured."""
     from cardkit.bots import EVIDENCE_PLAYOUTS, evidence_playouts
     s = cardkit.load_game("magische7").new_state(seed=4)
@@ -469,18 +469,18 @@ def test_every_game_offers_the_expert():
     for name in cardkit.GAMES:
         g = cardkit.load_game(name)
         bots = bots_for(g)
-        assert list(bots) == [*g.bots(), "expert"] and bots["expert"] is ExpertBot
+        assert list(bots) == [*game_bots(g), "expert"] and bots["expert"] is ExpertBot
         assert bots["expert"](seed=3).name == "expert"
-    assert "expert" not in cardkit.load_game("sieben").bots()          # the game need not list it
+    assert "expert" not in game_bots(cardkit.load_game("sieben"))          # the game need not list it
 
 
 def test_expert_carries_its_samples_through_a_hand_and_they_agree_with_what_it_sees():
     """The samples of a decision are replayed to the next decision of the same hand and kept when the seat's
     view agrees; a new hand starts afresh."""
-    from cardkit.bots import _observation
+    from cardkit.bots.expert import _observation
     g = cardkit.load_game("sieben", players=2)
     s = g.new_state(seed=2)
-    expert, other = ExpertBot(seed=1, playouts=30), g.bots()["rule-based"](5)
+    expert, other = ExpertBot(seed=1, playouts=30), game_bots(g)["rule-based"](5)
     carried, fresh_hands = [], 0
     hand = 0
     while len(carried) < 40 and not s.is_terminal():
@@ -501,12 +501,12 @@ def test_expert_carries_its_samples_through_a_hand_and_they_agree_with_what_it_s
 
 
 def test_the_expert_leaves_the_rule_based_move_only_on_the_evidence_of_a_one_sided_t_test():
-    from cardkit.bots import t95
+    from cardkit.stats import t95_one_sided as t95
     assert t95(1) == 6.314 and t95(6) == 1.943 and t95(30) == 1.697 and t95(1000) == 1.645
     assert t95(35) == t95(30) and t95(0) == float("inf")        # between rows the safer, larger quantile
     s = cardkit.load_game("magische7").new_state(seed=4)
     legal = s.legal_actions()
-    rule = cardkit.load_game("magische7").bots()["rule-based"](0).choose(s)
+    rule = game_bots(cardkit.load_game("magische7"))["rule-based"](0).choose(s)
     d = legal.index(rule)
     bot = ExpertBot(seed=0)
     other = (d + 1) % len(legal)
@@ -535,7 +535,7 @@ def test_magische7_rule_based_endgame_plays_a_best_move():
     move whose outcome under best play on both sides (a plain search over the engine's own states) is the best
     one — point difference from here, the bot's seat against the other."""
     g = cardkit.load_game("magische7", joker_completes_seven=True)
-    bot = g.bots()["rule-based"]
+    bot = game_bots(g)["rule-based"]
 
     def best(s, me):
         if s.is_terminal():
@@ -615,7 +615,7 @@ def test_one_bot_playing_every_seat_decides_as_fresh_bots_do(name, players):
     fresh bot would (Sieben's endgame memo once gave values for the wrong side)."""
     g = cardkit.load_game(name, players=players)
     for policy in ("rule-based", "careful"):
-        make = g.bots().get(policy)
+        make = game_bots(g).get(policy)
         if make is None:
             continue
         for seed in range(2):
@@ -672,7 +672,7 @@ def test_expert_playing_to_win_counts_its_share_as_the_evidence_does():
 def test_expert_playing_to_win_estimates_its_chance_of_winning():
     g = cardkit.load_game("faro", players=3)
     s = g.new_state(seed=5)
-    rule = g.bots()["rule-based"](0)
+    rule = game_bots(g)["rule-based"](0)
     while len(s.legal_actions()) < 2:
         s.apply(rule.choose(s))
     win = ExpertBot(seed=1, playouts=60, objective="win").analyse(s)
@@ -687,7 +687,7 @@ def test_playing_to_win_a_points_edge_alone_never_overrules_the_rule_based_move(
     """Points only break ties between equal shares: where every sample gave each action the same share of the
     win, the expert plays the rule-based move, however consistently another action gained money."""
     g = cardkit.load_game("faro", players=3)
-    rule = g.bots()["rule-based"]
+    rule = game_bots(g)["rule-based"]
     positions = []
     s = g.new_state(seed=11)
     while not s.is_terminal() and len(positions) < 40:
@@ -708,7 +708,7 @@ def test_the_expert_tells_whists_cards_apart_by_the_hand_points_they_make(monkey
     hand points: all 13 tricks). Valued by the scores, every card of the first hand looked alike to the
     expert; valued by the standing (``State.standing``: the hand points too) it tells them apart."""
     g = cardkit.load_game("whist")
-    rule = g.bots()["rule-based"](0)
+    rule = game_bots(g)["rule-based"](0)
     s, positions = g.new_state(seed=4), []
     while len(positions) < 6:
         if len(s.legal_actions()) > 2:

@@ -106,17 +106,17 @@ def test_ctrl_c_at_the_prompt_of_a_game_stops_with_one_line(monkeypatch, capsys)
 
 
 def test_ctrl_c_in_a_measurement_keeps_its_chunks_and_says_so(tmp_path, monkeypatch, capsys):
-    from cardkit import impact
-    monkeypatch.setattr(impact, "data_dir", lambda: tmp_path)
-    monkeypatch.setattr(impact, "CHUNK", 2)
-    real_add, seen = impact.OptionRun.add, []
+    from cardkit.impact import measure
+    monkeypatch.setattr(measure, "data_dir", lambda: tmp_path)
+    monkeypatch.setattr(measure, "CHUNK", 2)
+    real_add, seen = measure.OptionRun.add, []
 
     def add(self, seed, trace):
         if len(seen) == 3:                       # seeds 0-1 (a chunk) done, seed 2 under way
             raise KeyboardInterrupt
         seen.append(seed)
         real_add(self, seed, trace)
-    monkeypatch.setattr(impact.OptionRun, "add", add)
+    monkeypatch.setattr(measure.OptionRun, "add", add)
     assert main(["impact", "faro", "--games", "4", "--option", "doublets", "--no-bar"]) == 130
     _, err = capsys.readouterr()
     assert _one_line(err) == ("cardkit: stopped (the chunks of seeds finished are kept: the same command goes on "

@@ -12,7 +12,7 @@ import pytest
 
 import cardkit
 from cardkit import CHANCE, TERMINAL, CardkitError, IllegalActionError, OptionError, Record, load_game
-from cardkit.bots import RandomBot, play_out
+from cardkit.bots import RandomBot, game_bots, play_out
 from cardkit.cards import PIQUET32
 from cardkit.record import example_names, load_example
 from cardkit.tournament import match
@@ -72,7 +72,7 @@ def last_trick(s):
 def bots_match(seed=0, bot="random", **opts):
     g = game(**opts)
     s = g.new_state(seed=seed)
-    play_out(s, {p: g.bots()[bot](seed * 10 + p) for p in (0, 1)})
+    play_out(s, {p: game_bots(g)[bot](seed * 10 + p) for p in (0, 1)})
     return s
 
 
@@ -821,22 +821,22 @@ def test_progress_and_score_table():
 
 def test_bots_play_legal_matches():
     g = game()
-    assert list(g.bots()) == ["random", "careful", "rule-based"]
+    assert list(game_bots(g)) == ["random", "careful", "rule-based"]
     for opts in ({}, {"exchange": "propose", "king_in_hand": True, "overtake": True}):
-        for bot in g.bots():
+        for bot in game_bots(g):
             s = bots_match(3, bot=bot, **opts)
             assert s.is_terminal()
 
 
 def test_rule_based_bot_beats_random():
-    """A few dozen matches with a generous margin (the figure over 1,000 matches is in the README)."""
+    """A few dozen matches with a generous margin (the figure over 1,000 matches is in docs/bots.md)."""
     r = match("ecarte", {}, "rule-based", "random", games=30, seed=0)
     assert r.win_rate >= 0.7, r.win_rate
 
 
 def test_rule_based_bot_keeps_trumps_and_kings_and_throws_weak_cards():
     g = game()
-    bot = g.bots()["rule-based"](0)
+    bot = game_bots(g)["rule-based"](0)
     s = dealt(g, "KC 9S 7H 8D JD", "QC KH 10D 7D 9H", "8D".replace("8D", "10C"))
     thrown = []
     while s.current_player == SOUTH and s.phase == 0:

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 import cardkit
 from cardkit import IllegalActionError
+from cardkit.bots import game_bots
 from protocol_checks import apply_checking_undo, check_legal, check_replay_and_undo
 
 GAME = cardkit.game_class("ecarte")
@@ -188,5 +189,5 @@ def test_bot_matches_keep_every_property(bot):
     """The bots choose otherwise than random play (long exchanges, every King announced): the same checks,
     over every eighth combination of the options."""
     for i, combo in enumerate(ALL_COMBOS[::8]):
-        bots = {p: GAME(**combo).bots()[bot](i * 10 + p) for p in (0, 1)}
+        bots = {p: game_bots(GAME(**combo))[bot](i * 10 + p) for p in (0, 1)}
         play_and_check(combo, i, lambda s, legal: bots[s.current_player].choose(s), 0.5, 0.5)

@@ -17,7 +17,7 @@ import pytest
 
 import cardkit
 from cardkit import CHANCE, TERMINAL, CardkitError, IllegalActionError, OptionError, Record, load_game
-from cardkit.bots import play_out
+from cardkit.bots import game_bots, play_out
 from cardkit.cards import FRENCH52
 from cardkit.games.faro import LOSS
 from cardkit.ledger import TABLE
@@ -660,14 +660,14 @@ def test_replay_undo_and_the_hidden_pack():
 # --- bots ----------------------------------------------------------------------------------------------
 def test_bots_and_the_rule_based_bot_uses_the_odds():
     g = game()
-    assert list(g.bots()) == ["random", "careful", "rule-based"]
+    assert list(game_bots(g)) == ["random", "careful", "rule-based"]
     from cardkit.tournament import match
     r = match("faro", {}, "rule-based", "random", games=40, seed=3)
     assert r.games == 40 and r.win_rate > 0.5
     # the rule-based bot withdraws (once it may) when ahead
     s = stacked([("7H", "7D"), ("QC", "7C")], doublets="none")
     play(s, "7S", "stake 2", "done", "show", "turn", "lappe", "turn")
-    bot = g.bots()["rule-based"](0)
+    bot = game_bots(g)["rule-based"](0)
     assert s.position(ANNA) > 0 and "withdraw" in legal(s)
     assert bot.choose(s).text == "withdraw"
 
@@ -677,7 +677,7 @@ def test_games_by_the_bots_end_with_a_balanced_ledger():
         for bot in ("random", "careful", "rule-based"):
             g = game(players=4, deals=1)
             s = g.new_state(seed=seed)
-            play_out(s, {p: g.bots()[bot](seed * 10 + p) for p in range(4)})
+            play_out(s, {p: game_bots(g)[bot](seed * 10 + p) for p in range(4)})
             assert s.is_terminal() and s.ledger.total() == 0 and s.ledger.balance(TABLE) == 0
 
 

@@ -13,7 +13,7 @@ import pytest
 import cardkit
 import widgets
 from cardkit import Deal, Rng
-from cardkit.bots import RandomBot
+from cardkit.bots import RandomBot, game_bots
 from test_widgets import synced_text
 
 
@@ -228,7 +228,7 @@ def _decisions(game, opts, seeds, steps=400):
     g = cardkit.load_game(game, **opts)
     for seed in seeds:
         s = g.new_state(seed=seed)
-        bots = {p: g.bots()["rule-based"](seed * 10 + p) for p in range(g.num_players)}
+        bots = {p: game_bots(g)["rule-based"](seed * 10 + p) for p in range(g.num_players)}
         for step in range(steps):
             if s.is_terminal():
                 break

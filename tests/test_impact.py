@@ -16,6 +16,8 @@ import pytest
 
 import cardkit
 from cardkit import impact
+from cardkit.impact import measure
+from cardkit.stats import t95_two_sided
 
 ROOT = Path(__file__).resolve().parent.parent
 MEASURED = [(g, r.option) for g in cardkit.GAMES for r in impact.disputed(g)]
@@ -79,10 +81,10 @@ def test_every_disputed_option_has_its_data(game, option):
 
 
 def test_the_data_files_are_what_dumps_writes():
-    """Same data, same bytes: the stored JSON is exactly `impact.dumps` of itself (and so of a fresh run)."""
-    for path in sorted(impact.data_dir().glob("*.json")):
+    """Same data, same bytes: the stored JSON is exactly `measure.dumps` of itself (and so of a fresh run)."""
+    for path in sorted(measure.data_dir().glob("*.json")):
         text = path.read_text(encoding="utf-8")
-        assert impact.dumps(json.loads(text)) == text, path.name
+        assert measure.dumps(json.loads(text)) == text, path.name
 
 
 # --- a chunk recomputed is the stored chunk --------------------------------------------------------------
@@ -99,34 +101,34 @@ def test_a_stored_chunk_recomputes_exactly(game, option):
     assert option in data["options"], f"run `cardkit impact {game}`"
     chunk = data["options"][option]["chunks"][1]
     lo, hi = chunk["seeds"]
-    again = json.loads(json.dumps(impact.compute_chunk(game, option, lo, hi)))
+    again = json.loads(json.dumps(measure.compute_chunk(game, option, lo, hi)))
     assert again == chunk
 
 
 def test_a_chunk_and_its_seeds_one_by_one_agree():
     """The generator shares game A's trace between the options of a group and merges chunks: the same
     figures as one pass."""
-    whole = impact.compute_chunk("magische7", "spiegel_scoring", 10, 16)
-    parts = [impact.compute_chunk("magische7", "spiegel_scoring", s, s + 1) for s in range(10, 16)]
+    whole = measure.compute_chunk("magische7", "spiegel_scoring", 10, 16)
+    parts = [measure.compute_chunk("magische7", "spiegel_scoring", s, s + 1) for s in range(10, 16)]
     assert json.loads(json.dumps(impact.merge(parts, 10, 16))) == json.loads(json.dumps(whole))
 
 
 def test_the_same_reading_paired_with_itself_never_arises():
     game = cardkit.load_game("magische7")
     for seed in range(5):
-        trace = impact.Trace(game, seed)
-        r = impact.paired(cardkit.load_game("magische7"), trace, seed)
+        trace = measure.Trace(game, seed)
+        r = measure.paired(cardkit.load_game("magische7"), trace, seed)
         assert not r["arises"] and r["state"].scores() == trace.state.scores()
 
 
 def test_a_reading_that_changes_a_trick_is_found_at_that_trick():
     """Magische 7, a Spiegel counting 0: the games part at a trick with a Spiegel (or where a player
     decides otherwise because of it), and the part is counted as changing a trick or the game."""
-    run = impact.OptionRun("magische7", "spiegel_scoring")
+    run = measure.OptionRun("magische7", "spiegel_scoring")
     found = 0
     for seed in range(12):
-        trace = impact.Trace(run.game_a, seed)
-        r = impact.paired(run.games["zero"], trace, seed)
+        trace = measure.Trace(run.game_a, seed)
+        r = measure.paired(run.games["zero"], trace, seed)
         if r["arises"]:
             found += 1
             assert r["label"][1].startswith("Trick")
@@ -138,12 +140,12 @@ def test_a_reading_that_changes_a_trick_is_found_at_that_trick():
 
 def test_generating_twice_gives_the_same_bytes_and_keeps_the_other_options(tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
-    impact.generate("faro", 3, out=a, bar=False)
-    impact.generate("faro", 3, out=b, bar=False)
+    measure.generate("faro", 3, out=a, bar=False)
+    measure.generate("faro", 3, out=b, bar=False)
     for f in sorted(a.iterdir()):
         assert f.read_bytes() == (b / f.name).read_bytes(), f.name
     before = json.loads((a / "faro.json").read_text())
-    impact.generate("faro", 4, ["doublets"], out=a, bar=False)
+    measure.generate("faro", 4, ["doublets"], out=a, bar=False)
     after = json.loads((a / "faro.json").read_text())
     assert after["options"]["winning_pile"] == before["options"]["winning_pile"]
     assert after["options"]["doublets"]["games"] == 4
@@ -153,11 +155,11 @@ def test_generating_twice_gives_the_same_bytes_and_keeps_the_other_options(tmp_p
 def test_an_interrupted_run_goes_on_from_its_finished_chunks(tmp_path, monkeypatch):
     """Every finished chunk is kept beside the data (`GAME.part`); a run stopped half way and started again
     plays only the seeds not done and writes the same bytes as a run never stopped."""
-    monkeypatch.setattr(impact, "CHUNK", 2)
+    monkeypatch.setattr(measure, "CHUNK", 2)
     whole, cut = tmp_path / "whole", tmp_path / "cut"
-    impact.generate("faro", 5, out=whole, bar=False)
+    measure.generate("faro", 5, out=whole, bar=False)
     seen = []
-    real_add = impact.OptionRun.add
+    real_add = measure.OptionRun.add
 
     n = len(impact.disputed("faro"))
 
@@ -167,26 +169,26 @@ def test_an_interrupted_run_goes_on_from_its_finished_chunks(tmp_path, monkeypat
         seen.append(seed)
         real_add(self, seed, trace)
 
-    monkeypatch.setattr(impact.OptionRun, "add", add)
+    monkeypatch.setattr(measure.OptionRun, "add", add)
     with pytest.raises(KeyboardInterrupt):
-        impact.generate("faro", 5, out=cut, bar=False)
+        measure.generate("faro", 5, out=cut, bar=False)
     assert (cut / "faro.part").is_file() and not (cut / "faro.json").exists()
-    monkeypatch.setattr(impact.OptionRun, "add", real_add)
+    monkeypatch.setattr(measure.OptionRun, "add", real_add)
     again = []
-    monkeypatch.setattr(impact.OptionRun, "add", lambda self, seed, trace: (again.append(seed), real_add(self, seed, trace)))
-    impact.generate("faro", 5, out=cut, bar=False)
+    monkeypatch.setattr(measure.OptionRun, "add", lambda self, seed, trace: (again.append(seed), real_add(self, seed, trace)))
+    measure.generate("faro", 5, out=cut, bar=False)
     # faro's options share a base (one game A a seed): the chunks of seeds 0-1 and 2-3 were kept
     assert again == [4] * n and not (cut / "faro.part").exists()
     for f in sorted(whole.iterdir()):
         assert f.read_bytes() == (cut / f.name).read_bytes(), f.name
     (cut / "faro.part").write_text("{not json")            # a broken side file is ignored, not trusted
-    impact.generate("faro", 5, out=cut, bar=False)
+    measure.generate("faro", 5, out=cut, bar=False)
     assert (whole / "faro.json").read_bytes() == (cut / "faro.json").read_bytes()
 
 
 def test_the_command_measures_and_refuses_what_is_not_there(tmp_path, monkeypatch, capsys):
     from cardkit.cli import main
-    monkeypatch.setattr(impact, "data_dir", lambda: tmp_path)
+    monkeypatch.setattr(measure, "data_dir", lambda: tmp_path)
     assert main(["impact", "faro", "--games", "2", "--option", "doublets", "--no-bar"]) == 0
     assert list(json.loads((tmp_path / "faro.json").read_text())["options"]) == ["doublets"]
     assert (tmp_path / "faro-doublets.svg").is_file()
@@ -201,14 +203,14 @@ def test_the_command_measures_and_refuses_what_is_not_there(tmp_path, monkeypatc
 
 def test_a_stored_measurement_is_not_replaced_by_a_smaller_one_unless_asked(tmp_path, monkeypatch, capsys):
     """`cardkit impact sieben --games 2 --option draw_order` silently replaced the stored 10,000-game result
-    and its plot, on which the README and the page rest: now it is refused before any game is played, and
+    and its plot, on which docs/bots.md and the page rest: now it is refused before any game is played, and
     a replacement, asked for or by a larger run, is said."""
     from cardkit.cli import main
-    monkeypatch.setattr(impact, "data_dir", lambda: tmp_path)
+    monkeypatch.setattr(measure, "data_dir", lambda: tmp_path)
     assert main(["impact", "faro", "--games", "4", "--option", "doublets", "--no-bar"]) == 0
     stored = {f.name: f.read_bytes() for f in tmp_path.iterdir()}
     capsys.readouterr()
-    monkeypatch.setattr(impact, "Trace", lambda *a: pytest.fail("a game was played"))
+    monkeypatch.setattr(measure, "Trace", lambda *a: pytest.fail("a game was played"))
     assert main(["impact", "faro", "--games", "2", "--option", "doublets", "--no-bar"]) == 2
     err = capsys.readouterr().err
     assert err == ("cardkit: faro: doublets is stored with 4 games a reading; 2 would replace it with fewer "
@@ -216,7 +218,7 @@ def test_a_stored_measurement_is_not_replaced_by_a_smaller_one_unless_asked(tmp_
     assert {f.name: f.read_bytes() for f in tmp_path.iterdir()} == stored
     assert main(["impact", "--all", "--games", "2", "--no-bar"]) == 2   # faro comes first: nothing played
     monkeypatch.undo()
-    monkeypatch.setattr(impact, "data_dir", lambda: tmp_path)
+    monkeypatch.setattr(measure, "data_dir", lambda: tmp_path)
     assert main(["impact", "faro", "--games", "2", "--option", "doublets", "--no-bar", "--replace"]) == 0
     assert json.loads((tmp_path / "faro.json").read_text())["options"]["doublets"]["games"] == 2
     assert ("faro doublets: replaced the stored measurement of 4 games a reading (and its plot) with this one "
@@ -226,12 +228,12 @@ def test_a_stored_measurement_is_not_replaced_by_a_smaller_one_unless_asked(tmp_
 # --- the bank's exact edge -----------------------------------------------------------------------------
 def test_the_exact_edges_come_from_the_odds_code():
     from fractions import Fraction
-    e = impact.exact_edges("faro", "doublets", ["half", "all", "none"], {})
+    e = measure.exact_edges("faro", "doublets", ["half", "all", "none"], {})
     half, whole, none = (Fraction(*e[impact._vkey(v)]) for v in ("half", "all", "none"))
     assert none == 0 and whole == 2 * half > 0          # a doublet costs a 2-unit stake 1 unit or 2
-    pile = impact.exact_edges("faro", "winning_pile", ["source", "historical"], {})
+    pile = measure.exact_edges("faro", "winning_pile", ["source", "historical"], {})
     assert pile['"source"'] == pile['"historical"'] == e['"half"']   # the two piles are alike by symmetry
-    vu = impact.exact_edges("vingt_et_un", "bank_rule", ["fixed", "free"], {})
+    vu = measure.exact_edges("vingt_et_un", "bank_rule", ["fixed", "free"], {})
     assert vu['"free"'] is None and Fraction(*vu['"fixed"']) > 0   # the source's table favours the bank
 
 
@@ -348,7 +350,7 @@ def test_the_interval_comes_from_the_paired_chunks():
     lo, hi = impact._paired_shift(scattered, 0, 1, lambda st: st["seat0"] / st["games"], lambda st: st["games"], 0.02)
     assert lo < 0 < hi
     assert impact._paired_shift(steady[:1], 0, 1, lambda st: 0.0, lambda st: 1, 0.0) == (None, None)
-    assert impact.t95(19) == pytest.approx(2.093, abs=0.001) and impact.t95(1) == pytest.approx(12.706)
+    assert t95_two_sided(19) == pytest.approx(2.093, abs=0.001) and t95_two_sided(1) == pytest.approx(12.706)
 
 
 def test_the_verdict_follows_the_shift_in_the_odds_not_the_changed_winners():
@@ -380,7 +382,7 @@ def test_every_plot_is_drawn_from_its_data():
     for game, option, s in measured_summaries():
         stored_svg = impact.svg(game, option)
         assert stored_svg is not None, f"no plot for {game} {option}: run `cardkit impact {game} --plots`"
-        assert stored_svg == impact.plot_svg(game, option, impact.load(game)), (game, option)
+        assert stored_svg == measure.plot_svg(game, option, impact.load(game)), (game, option)
         assert stored_svg.startswith("<svg") and "<metadata>" not in stored_svg
         n += 1
     assert n >= 1
@@ -388,12 +390,12 @@ def test_every_plot_is_drawn_from_its_data():
 
 def test_a_plot_shows_each_share_and_is_deterministic():
     data = impact.load("magische7")
-    a = impact.plot_svg("magische7", "spiegel_scoring", data)
-    assert a == impact.plot_svg("magische7", "spiegel_scoring", data)
+    a = measure.plot_svg("magische7", "spiegel_scoring", data)
+    assert a == measure.plot_svg("magische7", "spiegel_scoring", data)
     p = impact.summary("magische7", "spiegel_scoring", data)["readings"][1]["pair"]
     for key in ("arises", "trick", "winner"):
-        share = p[key] / p["games"] * 100
-        assert (f"{share:.1f} %" if share >= 0.1 or share == 0 else "< 0.1 %") in a
+        assert f">{impact.in100(p[key] / p['games'])}<" in a        # in 100, as the words say it
+    assert "games in 100" in a and " %" not in a
     assert "changes the winner" in a and "comes up" in a
 
 

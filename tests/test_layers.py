@@ -100,11 +100,12 @@ class Spy:
         return None
 sys.meta_path.insert(0, Spy())
 import cardkit, cardkit.view, cardkit.record, cardkit.bots
+from cardkit.bots import game_bots
 for players in (2, 4):
     for name in cardkit.GAMES:
         game = cardkit.load_game(name, **({{"players": players}} if name == "magische7" else {{}}))
         state = game.new_state(seed=1)
-        bot = game.bots()["random"](1)
+        bot = game_bots(game)["random"](1)
         while not state.is_terminal():
             state.apply(bot.choose(state))
         state.view(0); state.view(None); state.scores(); state.to_record().dumps()

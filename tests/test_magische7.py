@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import cardkit
 from cardkit import IllegalActionError, OptionError, Record, load_game
-from cardkit.bots import play_out
+from cardkit.bots import game_bots, play_out
 from cardkit.record import example_names, load_example
 from protocol_checks import stacked_partial
 from rule_marks import rule_marker
@@ -91,7 +91,7 @@ def tricks_won(s, p):
 def random_game(players=2, seed=0, **opts):
     g = game(players=players, **opts)
     s = g.new_state(seed=seed)
-    bot = g.bots()["random"](seed + 1)
+    bot = game_bots(g)["random"](seed + 1)
     play_out(s, {p: bot for p in range(players)})
     return s
 
@@ -158,7 +158,7 @@ def test_any_card_may_be_led_and_answered():
 @covers("M7-0.4")
 def test_each_player_draws_while_the_stock_lasts():
     s = game().new_state(seed=11)
-    bot = s.game.bots()["random"](3)
+    bot = game_bots(s.game)["random"](3)
     sizes = []
     while not s.is_terminal():
         for _ in range(2):
@@ -488,7 +488,7 @@ def test_end_of_game_hand_over_and_partner_of_empty_opponent():
     for seed in range(40):
         g = game(players=4)
         s = g.new_state(seed=seed)
-        bot = g.bots()["random"](seed)
+        bot = game_bots(g)["random"](seed)
         while not s.is_terminal():
             p = s.current_player
             empty = [q for q in ((p + 1) % 4, (p + 3) % 4) if not hand(s, q)]
@@ -598,7 +598,7 @@ def test_no_repeat_same_pair_when_the_forbidden_opponent_is_the_only_one_left():
     g = game(players=4, no_repeat="same_pair")
     for seed in range(40):
         s = g.new_state(seed=seed)
-        bot = g.bots()["random"](seed)
+        bot = game_bots(g)["random"](seed)
         last = None
         while not s.is_terminal():
             p = s.current_player
@@ -627,7 +627,7 @@ def test_no_repeat_against_an_independent_tracker(rule):
     for seed in range(30):
         g = game(players=4, no_repeat=rule)
         s = g.new_state(seed=seed)
-        bot = g.bots()["random"](seed)
+        bot = game_bots(g)["random"](seed)
         names = g.player_names()
         last = {}              # player -> (opponent of his last lead, trick number)
         pair = ()              # the two players of the last trick
@@ -696,7 +696,7 @@ def test_stock_lasts_with_four(draw_4p, tricks_with_stock):
     s = random_game(players=4, seed=8, draw_4p=draw_4p)
     assert sum(tricks_won(s, p) for p in range(4)) == 24
     s = game(players=4, draw_4p=draw_4p).new_state(seed=8)
-    bot = s.game.bots()["random"](1)
+    bot = game_bots(s.game)["random"](1)
     counts = []
     while not s.is_terminal():
         before = sum(tricks_won(s, p) for p in range(4))
@@ -981,7 +981,7 @@ def test_example_four_players():
                                        "joker_completes_seven": True, "joker_vs_spiegel": "joker"}])
 def test_bots_finish_games(players, opts):
     g = game(players=players, **opts)
-    bots = g.bots()
+    bots = game_bots(g)
     assert set(bots) >= {"random", "rule-based"}
     for seed in range(5):
         for name in ("random", "rule-based"):
@@ -994,7 +994,7 @@ def test_bots_finish_games(players, opts):
 @pytest.mark.parametrize("players,games", [(2, 200), (4, 100)])
 def test_rule_based_bot_beats_random(players, games):
     g = game(players=players)
-    bots = g.bots()
+    bots = game_bots(g)
     wins = 0
     for seed in range(games):
         team = seed % 2                      # alternate seats (and the starting player)

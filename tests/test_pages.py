@@ -123,7 +123,7 @@ def test_every_citation_links_to_its_marked_passage(game):
             assert f"id='{anchor}'" in page, (r.id, c.source, c.original[:40])
             if c.original:
                 start, end = cited_passages(c.source)[anchor]
-                from cardkit.rules import source_text
+                from cardkit.documents import source_text
                 assert _norm(source_text(c.source)[start:end]) == _norm(c.original)
         rendered = book.rule_html(r)
         for c in r.cite:

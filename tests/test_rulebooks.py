@@ -17,7 +17,8 @@ import pytest
 
 import cardkit
 from cardkit.record import example_names, load_example
-from cardkit.rules import KINDS, source_text
+from cardkit.documents import source_text
+from cardkit.rules import KINDS
 
 GAMES = sorted(cardkit.GAMES)
 TESTS = Path(__file__).resolve().parent

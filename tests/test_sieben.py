@@ -13,7 +13,7 @@ import pytest
 
 import cardkit
 from cardkit import CHANCE, TERMINAL, IllegalActionError, OptionError, Record, load_game
-from cardkit.bots import RandomBot, play_out
+from cardkit.bots import RandomBot, game_bots, play_out
 from cardkit.cards import PIQUET32
 from cardkit.record import example_names, load_example
 from cardkit.rng import Rng
@@ -95,7 +95,7 @@ def random_play(seed):
 def bots_game(seed=0, bot="random", **opts):
     g = game(**opts)
     s = g.new_state(seed=seed)
-    play_out(s, {p: g.bots()[bot](seed * 10 + p) for p in range(g.num_players)})
+    play_out(s, {p: game_bots(g)[bot](seed * 10 + p) for p in range(g.num_players)})
     return s
 
 
@@ -914,7 +914,7 @@ def test_bots_play_legal_games(players):
     g = game(players=players, target=5)
     for bot in ("random", "rule-based"):
         s = g.new_state(seed=players)
-        play_out(s, {p: g.bots()[bot](p) for p in range(players)})
+        play_out(s, {p: game_bots(g)[bot](p) for p in range(players)})
         assert s.is_terminal() and s.current_player == TERMINAL and max(s.scores()) >= 5
 
 
@@ -924,7 +924,7 @@ def test_rule_based_bot_beats_random():
     for seed in range(200):
         me = seed % 2
         s = g.new_state(seed=seed)
-        bots = {me: g.bots()["rule-based"](seed), 1 - me: RandomBot(seed)}
+        bots = {me: game_bots(g)["rule-based"](seed), 1 - me: RandomBot(seed)}
         play_out(s, bots)
         wins += s.rounds[-1]["winner"] == me
     assert wins > 120, wins          # well over half of 200 rounds (typically about 80%)
@@ -937,7 +937,7 @@ def test_the_exact_endgame_memo_serves_both_seats_and_every_round():
     player has taken a trick (S7-5's 2 and 3 points). Keyed without them, about one endgame decision in five
     of a shared bot went the other way."""
     g = game()
-    rb = g.bots()["rule-based"]
+    rb = game_bots(g)["rule-based"]
     checked = 0
     for seed in range(40):
         s = g.new_state(seed=seed)
@@ -956,7 +956,7 @@ def test_the_exact_endgame_memo_serves_both_seats_and_every_round():
 
 def test_rule_based_bot_keeps_sevens_and_does_not_continue_into_a_loss():
     g = game()
-    bot = g.bots()["rule-based"](0)
+    bot = game_bots(g)["rule-based"](0)
     # a worthless trick led: the bot does not spend its 7 on it
     s = stacked(g, [["9H", "JS", "QS", "KS"], ["7C", "8D", "10D", "AD"]], avoid=("7", "9"))
     s.apply("9H")

@@ -14,7 +14,7 @@ import pytest
 
 import cardkit
 from cardkit import CHANCE, CardkitError, IllegalActionError, OptionError, Record, load_game
-from cardkit.bots import play_out
+from cardkit.bots import game_bots, play_out
 from cardkit.cards import VIERUNDZWANZIG as DECK
 from cardkit.record import example_names, load_example
 from rule_marks import rule_marker
@@ -156,7 +156,7 @@ def planned_match(g, rounds, then=False):
 def bots_match(seed=0, bot="random", **opts):
     g = game(**opts)
     s = g.new_state(seed=seed)
-    play_out(s, {p: g.bots()[bot](seed * 10 + p) for p in range(g.num_players)})
+    play_out(s, {p: game_bots(g)[bot](seed * 10 + p) for p in range(g.num_players)})
     return s
 
 
@@ -547,7 +547,7 @@ def test_a_played_1_asks_its_player_at_once_and_reverses_every_colour():
     s.apply("B5")
     s.apply("B1")
     assert legal(s) == ["reverse: yes", "reverse: no"]
-    assert g.bots()["rule-based"](0).choose(s).text in ("reverse: yes", "reverse: no")
+    assert game_bots(g)["rule-based"](0).choose(s).text in ("reverse: yes", "reverse: no")
 
 
 @covers("V24-6.2")
@@ -1016,11 +1016,11 @@ def test_the_rule_based_bot_names_the_trump_it_holds_most_of():
     g = game()
     s = stacked(g, [["B9", "B3", "B11"], [], []], colours="YRG")
     s.apply("look")
-    assert g.bots()["rule-based"](0).choose(s).text == "trump: blue"
-    assert g.bots()["careful"](0).choose(s).text == "trump: blue"
+    assert game_bots(g)["rule-based"](0).choose(s).text == "trump: blue"
+    assert game_bots(g)["careful"](0).choose(s).text == "trump: blue"
     # and never names blind at an ordinary score; it does when far behind
     s = g.new_state(seed=2)
-    assert g.bots()["rule-based"](0).choose(s).text == "look"
+    assert game_bots(g)["rule-based"](0).choose(s).text == "look"
 
 
 def test_the_rule_based_bot_reverses_when_its_hand_is_low():
@@ -1029,18 +1029,18 @@ def test_the_rule_based_bot_reverses_when_its_hand_is_low():
     s = stacked(g, low, colours="YRBG")
     start_round(s, "yellow")
     s.apply("B1")
-    assert g.bots()["rule-based"](0).choose(s).text == "reverse: yes"
+    assert game_bots(g)["rule-based"](0).choose(s).text == "reverse: yes"
     high = [["B1", "R11", "R10", "G11", "G10", "Y11"], ["B5"], ["B7"]]
     s = stacked(g, high)
     start_round(s, "yellow")
     s.apply("B1")
-    assert g.bots()["rule-based"](0).choose(s).text == "reverse: no"
+    assert game_bots(g)["rule-based"](0).choose(s).text == "reverse: no"
 
 
 def test_the_rule_based_bot_beats_random_over_a_few_dozen_matches():
     from cardkit.tournament import match
     r = match("vierundzwanzig", {"players": 3}, "rule-based", "random", games=36, seed=7)
-    assert r.win_rate > 0.5          # the fair share is 1/3; the 1,000-match figure is in the README
+    assert r.win_rate > 0.5          # the fair share is 1/3; the 1,000-match figure is in docs/bots.md
     r = match("vierundzwanzig", {"players": 2}, "rule-based", "careful", games=30, seed=7)
     assert r.win_rate > 0.6
 
@@ -1056,5 +1056,5 @@ def test_the_rule_based_bot_names_yellow_blind_only_far_behind():
     g = game(players=2)
     s = planned_match(g, [([1] * 6, "red", False), ([1] * 6, "red", False)], then=True)
     assert s.scores() == [42, 12] and s.current_player == STEFAN and "blind yellow" in legal(s)
-    assert g.bots()["rule-based"](0).choose(s).text == "blind yellow"
-    assert g.bots()["careful"](0).choose(s).text == "look"
+    assert game_bots(g)["rule-based"](0).choose(s).text == "blind yellow"
+    assert game_bots(g)["careful"](0).choose(s).text == "look"

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 import cardkit
 from cardkit import IllegalActionError
+from cardkit.bots import game_bots
 from protocol_checks import apply_checking_undo, check_legal, check_replay_and_undo
 
 GAME = cardkit.game_class("vierundzwanzig")
@@ -209,7 +210,7 @@ def test_every_option_combination_once():
 def test_matches_of_the_rule_based_bots_under_the_variants():
     """Bots play long matches (random players end them quickly with blind calls): the same checks."""
     for i, combo in enumerate([c for c in COMBOS if c["players"] in (3, 4)][::5]):
-        make = cardkit.load_game("vierundzwanzig", **combo).bots()["rule-based"]
+        make = game_bots(cardkit.load_game("vierundzwanzig", **combo))["rule-based"]
         bots: dict = {}
 
         def choose(s, legal, bots=bots, make=make, i=i):

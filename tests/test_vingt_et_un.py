@@ -10,7 +10,7 @@ from math import sqrt
 import pytest
 
 import cardkit
-import cardkit.rules
+import cardkit.documents
 from cardkit import CardkitError, Deal, IllegalActionError, OptionError
 from cardkit.cards import PIQUET32
 from cardkit.games import vingt_et_un as vu
@@ -19,6 +19,7 @@ from cardkit.ledger import TABLE
 from cardkit.record import load_example
 from cardkit.rng import Rng
 from cardkit.tournament import match
+from cardkit.bots import game_bots
 
 C = PIQUET32.parse_many
 
@@ -414,7 +415,7 @@ def test_vu_3_the_table_on_the_page_is_generated_and_quotes_the_rows():
         "21(2 K.)2EÕB*2EÕB2EÕB-----", "21(>2 K.)1EÕB2EÕB1EÕB1EÕS **", "unter 211EÕS1EÕB1EÕB1EÕS",
         "über 212EÕS1EÕB-----1EÕS"]
     for printed in t.rows:
-        assert printed[5] in cardkit.rules.source_text("004_6e0a5f18523fa2ed.txt")
+        assert printed[5] in cardkit.documents.source_text("004_6e0a5f18523fa2ed.txt")
     expect = [["2 stakes to the bank; with two cards 1 stake to the bank (the first footnote)", "2 stakes to the bank",
                "2 stakes to the bank", vu.IMPOSSIBLE],
               ["1 stake to the bank (a two-card 21 is better: the second footnote)", "2 stakes to the bank",
@@ -551,7 +552,7 @@ def test_narration_names_no_hidden_card():
 
 
 def test_bots_menu_and_the_book_beats_random():
-    assert list(game().bots()) == ["random", "careful", "rule-based"]
+    assert list(game_bots(game())) == ["random", "careful", "rule-based"]
     # with the bank passing to the left every player holds it equally often: the better player wins
     r = match("vingt_et_un", {"players": 3, "coups": 20, "next_bank": "left"}, "rule-based", "random", games=60,
               seed=3)
@@ -560,7 +561,7 @@ def test_bots_menu_and_the_book_beats_random():
 
 def test_the_rule_based_bot_follows_the_odds():
     s = stacked([["KH", "QH"], ["8C", "7C"], ["KS", "QS"], ["9D"]], "JH")
-    bot = game().bots()["rule-based"](0)
+    bot = game_bots(game())["rule-based"](0)
     for _ in range(3):
         s.apply(bot.choose(s))
     assert s.current_player == 0 and bot.choose(s).text == "draw"      # 3 points: draw

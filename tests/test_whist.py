@@ -14,7 +14,7 @@ import pytest
 
 import cardkit
 from cardkit import TERMINAL, CardkitError, IllegalActionError, OptionError, Record, load_game
-from cardkit.bots import RandomBot, play_out
+from cardkit.bots import RandomBot, game_bots, play_out
 from cardkit.cards import FRENCH52
 from cardkit.record import example_names, load_example
 from cardkit.rng import Rng
@@ -1005,7 +1005,7 @@ def test_bots_play_legal_games(mode):
     g = game(mode=mode)
     for bot in ("random", "careful", "rule-based"):
         s = g.new_state(seed=11)
-        play_out(s, {p: g.bots()[bot](p) for p in range(4)})
+        play_out(s, {p: game_bots(g)[bot](p) for p in range(4)})
         assert s.is_terminal()
 
 
@@ -1016,7 +1016,7 @@ def test_the_rule_based_bot_never_revokes_and_claims_at_the_table():
     claims = answers = 0
     for seed in range(3):
         s = g.new_state(seed=seed)
-        bots = {p: g.bots()["rule-based" if p % 2 == 0 else "random"](seed * 4 + p) for p in range(4)}
+        bots = {p: game_bots(g)["rule-based" if p % 2 == 0 else "random"](seed * 4 + p) for p in range(4)}
         while not s.is_terminal() and s.hands_dealt < 4:
             p = s.current_player
             a = bots[p].choose(s)
@@ -1049,7 +1049,7 @@ def _position(partial, plays, dealer=E, turned=None, **kw):
 
 
 def test_rule_based_bot_second_hand_low_third_hand_high():
-    bot = game().bots()["rule-based"](0)
+    bot = game_bots(game())["rule-based"](0)
     # second hand low: South leads 5♥, West holds K♥ 7♥ 2♥ (and no master): plays the 2♥
     s = _position({S: "5H", W: "KH 7H 2H", N: "9H", E: "4S"}, ["5H"], turned="4S",
                   avoid={W: "H", E: "H"})
@@ -1065,7 +1065,7 @@ def test_rule_based_bot_second_hand_low_third_hand_high():
 
 
 def test_rule_based_bot_returns_its_partners_lead_and_trumps_when_void():
-    bot = game().bots()["rule-based"](0)
+    bot = game_bots(game())["rule-based"](0)
     # void in hearts, East–West holding the trick: South trumps low
     s = _position({W: "AH", N: "5H", E: "2H 9S", S: "3S 8S"}, [], dealer=S, turned="8S",
                   avoid={S: "H"})

@@ -23,6 +23,7 @@ import cardkit
 from cardkit import Deal, IllegalActionError
 from cardkit.cards import FRENCH52
 from cardkit.rng import Rng
+from cardkit.bots import game_bots
 from protocol_checks import apply_checking_undo, check_legal, check_replay_and_undo
 
 GAME = cardkit.game_class("whist")
@@ -279,7 +280,7 @@ def test_bots_keep_to_the_rules_under_every_combination():
     for i, combo in enumerate(ALL_COMBOS):
         g = cardkit.load_game("whist", **combo)
         s = g.new_state(seed=100 + i)
-        bots = {p: g.bots()["rule-based" if p % 2 else "careful"](p) for p in range(4)}
+        bots = {p: game_bots(g)["rule-based" if p % 2 else "careful"](p) for p in range(4)}
         while not s.is_terminal() and s.hands_dealt < 3:
             a = bots[s.current_player].choose(s)
             assert a in s.legal_actions()

@@ -36,7 +36,7 @@ from ipywidgets.widgets.widget_description import DescriptionStyle
 
 import cardkit
 from cardkit import CardkitError, Deal, IllegalActionError, Rng
-from cardkit.bots import ExpertBot, bots_for, default_playouts, evidence_playouts
+from cardkit.bots import THINK_MS_BROWSER, THINK_MS_SERVER, ExpertBot, bots_for, default_playouts, evidence_playouts
 from cardkit.documents import STATIC_SITE
 from cardkit.rules import link_rule_ids
 from cardkit.view import plural
@@ -110,9 +110,9 @@ THINKERS = {"expert"}           # bots that think for a while: the table says so
 NO_DIFFERENCE = 0.05            # an expected gain below this (in points or units) is no real difference
 NO_DIFFERENCE_WIN = 0.005       # ... or in the chance of winning, where the expert plays to win (half a win in 100)
 # the expert at the table (a seat, the Hint) thinks at most this long a move, but never less than the playouts
-# behind the README's evidence (`evidence_playouts`); in the static site Python runs in the visitor's browser,
-# 2-3 times slower, and a move may take up to 1.5 s (`cardkit bench` measures both)
-THINK_MS = 1500 if STATIC_SITE else 900
+# behind the evidence in docs/bots.md (`evidence_playouts`); in the static site Python runs in the visitor's browser,
+# 2-3 times slower, and has longer (`cardkit.bots.THINK_MS_BROWSER`; `cardkit bench` measures both)
+THINK_MS = THINK_MS_BROWSER if STATIC_SITE else THINK_MS_SERVER
 REVIEW_SECONDS = 20             # "Review my game": about this long in all (the expert's time shared out)
 REVIEW_MIN_MS, REVIEW_MAX_MS = 40, 300   # ... but no less and no more than this per decision
 TAKE_BACK_PROBES = 6            # with several people: worlds dealt anew that must agree before a take-back

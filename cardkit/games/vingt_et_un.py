@@ -19,7 +19,6 @@ from __future__ import annotations
 from fractions import Fraction
 from math import factorial
 
-from ..bots import RandomBot
 from ..cards import PIQUET32, Card
 from ..errors import CardkitError, IllegalActionError
 from ..game import CHANCE, TERMINAL, Action, Deal, Game, State
@@ -548,8 +547,6 @@ class VingtEtUn(Game):
                                     "strategy": lambda: strategy_table(m)})
         return self._tables
 
-    def bots(self) -> dict:
-        return {"random": RandomBot, "careful": CarefulBot, "rule-based": RuleBot}
 
 
 # A hand's value as one int, its key: the non-Ace points plus MAXS for each Ace (a hand stops at 22 or more, so
@@ -1146,54 +1143,6 @@ def _signed(x: int, unit: str = "") -> str:
 
 VingtEtUn.State = VingtEtUnState
 GAME = VingtEtUn
-
-
-# --- bots -----------------------------------------------------------------------------------------------
-class CarefulBot:
-    """A simple careful player: stakes the lowest stake, draws below 15 and stands from 15 on; as the bank
-    (free choice) it draws to 16 and stands on 17."""
-    name = "careful"
-
-    def __init__(self, seed: int = 0):
-        self.rng = Rng(seed)
-
-    def choose(self, state):
-        legal = state.legal_actions()
-        if state.phase == STAKE:
-            return legal[0]
-        me = state.current_player
-        limit = STAND_ON if me == state.bank else 15
-        if legal[0] is DRAW_A and state.total(me) < limit:
-            return DRAW_A
-        return STAND_A
-
-
-class RuleBot:
-    """By the book, with the exact odds (counted over the cards its seat has not seen): it stakes the limit
-    when the hand's expected result is positive and the lowest stake otherwise; it draws when drawing (and
-    then playing on by the odds) is expected to win more than standing; as the bank with a free choice it
-    draws to 16 and stands on 17 (the rule the odds assume)."""
-    name = "rule-based"
-
-    def __init__(self, seed: int = 0):
-        self.rng = Rng(seed)
-
-    def choose(self, state):
-        legal = state.legal_actions()
-        me = state.current_player
-        g = state.game
-        if len(legal) == 1:
-            return legal[0]
-        if me == state.bank:
-            return DRAW_A if state.total(me) < STAND_ON else STAND_A
-        pool = pool_without(state.seen_by(me))
-        bank = odds_hand(state.hands[state.bank])
-        hand = odds_hand(state.hands[me])
-        if state.phase == STAKE:
-            v = _ev_value_num(hand, bank, pool, g.mode, g.double, g.bank_second)
-            return legal[-1] if v > 0 else legal[0]
-        best, stand, draw = _ev_best(hand, bank, pool, g.mode, g.double)
-        return DRAW_A if draw is not None and draw > stand else STAND_A
 
 
 # --- tables generated from the engine --------------------------------------------------------------------

@@ -1,61 +1,20 @@
-"""Bots: anything with ``choose(state) -> action``. Game-specific bots live in the game's module.
+"""The expert: one search bot for every game, written once through the protocol alone.
 
-`ExpertBot` is the one search bot, written once for every game through the protocol alone: at its turn it
-deals the cards it has not seen anew (``state.resample``), tries every legal action in each such deal and
-plays the rest out, and plays the action that did best on average (perfect-information Monte Carlo).
-`bots_for(game)` is a game's own bots plus the expert.
+At its turn `ExpertBot` deals the cards it has not seen anew (``state.resample``), tries every legal action in
+each such deal and plays the rest out, and plays the action that did best on average (perfect-information
+Monte Carlo), anchored to the game's rule-based bot. `bots_for(game)` is a game's own bots plus the expert.
 """
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass
 from operator import attrgetter
 
-from .errors import CardkitError
-from .game import Deal
-from .rng import Rng
-
-Z95 = 1.959963984540054
-
-
-class Bot:
-    """A seeded bot (`self.rng`): `choose` plays the only legal action at once and otherwise asks
-    `decide(state, legal)`, which a game's bot implements."""
-    name = ""
-
-    def __init__(self, seed: int = 0):
-        self.rng = Rng(seed)
-
-    def choose(self, state):
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        return self.decide(state, legal)
-
-    def decide(self, state, legal):
-        raise NotImplementedError
-
-
-class RandomBot:
-    """Picks a legal action uniformly at random (seeded, so games are reproducible)."""
-    name = "random"
-
-    def __init__(self, seed: int = 0):
-        self.rng = Rng(seed)
-
-    def choose(self, state):
-        return self.rng.choice(state.legal_actions())
-
-
-def play_out(state, bots: dict, stop_at: int | None = None):
-    """Let `bots` (player -> bot) move until the game ends or it is `stop_at`'s turn. Returns the state."""
-    while not state.is_terminal():
-        p = state.current_player
-        if p == stop_at or p not in bots:
-            break
-        state.apply(bots[p].choose(state))
-    return state
+from ..errors import CardkitError
+from ..game import Deal
+from ..rng import Rng
+from ..stats import mean_ci, paired_gain, t95_one_sided
+from .base import Bot, game_bots
 
 
 # --- the expert ----------------------------------------------------------------------------------------
@@ -101,7 +60,7 @@ class _SortingRng(Rng):
 # what the expert learns once per game (and options) from a few random games through the protocol
 _GAME_FACTS: dict = {}
 
-# The rollout policy and horizon per game, as measured (the report in the README): the game's own rule-based
+# The rollout policy and horizon per game, as measured (the report in docs/bots.md): the game's own rule-based
 # bot where its moves are cheap enough to play out (it plays far better than random moves, so the values of
 # the actions are much better told apart); random moves in Faro and Bakkarat (rule-based rollouts cost six
 # times as much in Faro and gained nothing measurable over 60 deals). Écarté's rule-based bot computes exact
@@ -142,7 +101,7 @@ def default_playouts(game_name: str) -> int:
     return GAME_PLAYOUTS.get(game_name, ExpertBot.PLAYOUTS)
 
 
-# The playouts a decision at which the README's evidence measured the expert against the rule-based bot
+# The playouts a decision at which the evidence in docs/bots.md measured the expert against the rule-based bot
 # (game, or (game, players); None: the game's default). `python -m cardkit.tournament expert` plays at these
 # (tournament.EXPERT_EVIDENCE), and the play table never lets the expert think less than this, however long a
 # move takes: the opponent a visitor meets is at least as strong as the one measured, on Voilà and in the
@@ -151,8 +110,17 @@ EVIDENCE_PLAYOUTS: dict = {"magische7": 100, ("magische7", 4): 30, "sieben": 30,
                            "vierundzwanzig": 50, "vingt_et_un": 30, "faro": 20, "bakkarat": None}
 
 
+# How long the play table lets the expert think a move, in ms, never below the evidence's playouts: on `cardkit
+# serve`, and in the static site, where Python runs 2-3 times slower in the visitor's browser. A move stops at the
+# first playout past the budget, so the browser's leaves room for the last one: Écarté's, the slowest (exact odds
+# at every step), overran a 1.5 s budget by up to 0.15 s; at 1.3 s its slowest move stays within 1.5 s and still
+# gets more playouts than its evidence's 40 (`cardkit bench` measures both).
+THINK_MS_SERVER = 900
+THINK_MS_BROWSER = 1300
+
+
 def evidence_playouts(game) -> int:
-    """The playouts behind the README's evidence for `game` (a Game: its name and player count)."""
+    """The playouts behind the evidence in docs/bots.md for `game` (a Game: its name and player count)."""
     n = EVIDENCE_PLAYOUTS.get((game.name, game.num_players), EVIDENCE_PLAYOUTS.get(game.name))
     return n if n is not None else default_playouts(game.name)
 
@@ -202,37 +170,13 @@ def game_facts(game) -> dict:
     return facts
 
 
-# one-sided 95 % quantiles of Student's t by degrees of freedom (1 … 30, then 40, 60, 120; beyond: the normal's)
-_T95 = {1: 6.314, 2: 2.920, 3: 2.353, 4: 2.132, 5: 2.015, 6: 1.943, 7: 1.895, 8: 1.860, 9: 1.833, 10: 1.812,
-        11: 1.796, 12: 1.782, 13: 1.771, 14: 1.761, 15: 1.753, 16: 1.746, 17: 1.740, 18: 1.734, 19: 1.729,
-        20: 1.725, 21: 1.721, 22: 1.717, 23: 1.714, 24: 1.711, 25: 1.708, 26: 1.706, 27: 1.703, 28: 1.701,
-        29: 1.699, 30: 1.697, 40: 1.684, 60: 1.671, 120: 1.658}
-
-
-def t95(df: int) -> float:
-    """The one-sided 95 % quantile of Student's t with `df` degrees of freedom (between the tabled ones: the
-    next smaller df's, which is the larger, so the test stays on the safe side)."""
-    if df < 1:
-        return math.inf                    # one sample: no spread to judge by
-    if df in _T95:
-        return _T95[df]
-    if df > 120:
-        return 1.645
-    return _T95[max(d for d in _T95 if d < df)]
-
-
 SIGN_SAMPLES = 5        # a deviation with no spread: this many samples, all in favour (see `_pick`)
 
 
-def _mean_ci(values: list, z: float = Z95) -> tuple:
-    """(mean, count, low, high) of `values`: the mean and mean ± z standard errors (infinite for one)."""
-    n = len(values)
-    m = sum(values) / n
-    if n < 2:
-        return m, n, -math.inf, math.inf
-    var = sum((x - m) ** 2 for x in values) / (n - 1)
-    half = z * math.sqrt(var / n)
-    return m, n, m - half, m + half
+def _interval(values: list) -> tuple:
+    """(mean, count, low, high) of a sample of playout values: an `Estimate`'s figures (``stats.mean_ci``)."""
+    m, lo, hi = mean_ci(values)
+    return m, len(values), lo, hi
 
 
 def _observation(state, player: int) -> tuple:
@@ -319,7 +263,7 @@ class ExpertBot(Bot):
     def rollouts(self, game) -> tuple[str, str]:
         """(policy, horizon) of this bot's playouts in `game`."""
         policy, horizon = ROLLOUTS.get(game.name, (None, None))
-        if policy is None or policy not in game.bots():
+        if policy is None or policy not in game_bots(game):
             policy = "random"
         if horizon is None:
             horizon = "game" if game_facts(game)["deals"] <= 1 else "hand"
@@ -353,7 +297,7 @@ class ExpertBot(Bot):
         cap = self.playouts if self.playouts is not None or self.ms is not None else default_playouts(game.name)
         bot = None
         if policy_name != "random":
-            bot = game.bots()[policy_name](rng.next64() & 0xFFFFFFFF)
+            bot = game_bots(game)[policy_name](rng.next64() & 0xFFFFFFFF)
         pool = self._carried(state, me)
         used = []
         done = 0
@@ -383,7 +327,7 @@ class ExpertBot(Bot):
                       "seconds": time.perf_counter() - start}
         self._carry = (_game_key(game), me, [None if a.__class__ is Deal else a.text for a in state.history], used)
         unit = "win" if win else "points"
-        out = [Estimate(legal[i], *_mean_ci(vals[i]), unit) for i in range(k)]
+        out = [Estimate(legal[i], *_interval(vals[i]), unit) for i in range(k)]
         order = sorted(range(k), key=lambda i: -out[i].mean)
         # playing to win, only the share may overrule the rule-based move: points break ties in the order
         # shown, but a points edge where every sample gave the same share is no evidence that the move wins
@@ -394,7 +338,7 @@ class ExpertBot(Bot):
 
     def _pick(self, state, legal, vals, best: int) -> int:
         """The action to play: the rule-based bot's, unless another beats it beyond doubt (see the class)."""
-        factory = state.game.bots().get("rule-based")
+        factory = game_bots(state.game).get("rule-based")
         if factory is None:
             return best
         t = factory(self.rng.next64() & 0xFFFFFFFF).choose(state).text
@@ -402,17 +346,14 @@ class ExpertBot(Bot):
         if d is None:
             return best
         play, gain = d, 0.0
-        z = t95(len(vals[d]) - 1) if self.ANCHOR is None else self.ANCHOR
+        z = t95_one_sided(len(vals[d]) - 1) if self.ANCHOR is None else self.ANCHOR
         for i in range(len(legal)):
             if i != d:
-                diffs = [x - y for x, y in zip(vals[i], vals[d])]
-                m, n, lo, _ = _mean_ci(diffs, z)
-                # the same difference in every sample has no spread for the t-test to weigh: then only a
-                # sign test counts, all of at least 5 samples in favour (½⁵ ≈ 3 %); two samples that both
-                # went one way (few samples an action: small budgets, many actions) prove nothing
-                if n < SIGN_SAMPLES and max(diffs) - min(diffs) <= 1e-9 * (1 + abs(m)):
-                    continue
-                if lo > 0 and m > gain:
+                # a one-sided t test over the paired samples; the same difference in every sample has no
+                # spread to weigh, and then all of at least SIGN_SAMPLES must be in favour (few samples an
+                # action: small budgets, many actions)
+                m = paired_gain([x - y for x, y in zip(vals[i], vals[d])], z, SIGN_SAMPLES)
+                if m is not None and m > gain:
                     play, gain = i, m
         return play
 
@@ -505,8 +446,8 @@ class ExpertBot(Bot):
 
 
 def bots_for(game) -> dict:
-    """The bots a table or a match may seat for `game`: the game's own (``game.bots()``: random, careful,
+    """The bots a table or a match may seat for `game`: the game's own (``game_bots``: random, careful,
     rule-based) and the expert, which every game gets without listing it."""
-    out = dict(game.bots())
+    out = game_bots(game)
     out.setdefault("expert", ExpertBot)
     return out
