@@ -18,17 +18,21 @@ def _showdown(snap, state):
     return last
 
 
-class ValueKind(Kind):
-    """What does this hand count? At the showdown every hand is turned up; the engine's count."""
-    name = "value"
-    title = "What does this hand count?"
-    options = ("three_card_ten",)
+class _ShowdownKind(Kind):
+    """A question asked at the showdown, where every hand is turned up (the moment the bank's draw decides)."""
 
     def moment(self, state, action) -> bool:
         return state.phase == ba.DRAW
 
     def before(self, state, action, full=True):
         return {"coups": len(state._coups), "names": names(state)}
+
+
+class ValueKind(_ShowdownKind):
+    """What does this hand count? At the showdown every hand is turned up; the engine's count."""
+    name = "value"
+    title = "What does this hand count?"
+    options = ("three_card_ten",)
 
     def after(self, snap, state):
         last = _showdown(snap, state)
@@ -122,17 +126,11 @@ class BankKind(Kind):
                         choices, frozenset({r["what"]}), False, "BA-2.2", why, text, viewer=b, checks=[check])
 
 
-class SettleKind(Kind):
+class SettleKind(_ShowdownKind):
     """What happens to a player's stake at the showdown? Every hand turned up; the engine's outcome (BA-3)."""
     name = "settle"
     title = "What happens to the stake?"
     options = ("ties", "three_card_ten")
-
-    def moment(self, state, action) -> bool:
-        return state.phase == ba.DRAW
-
-    def before(self, state, action, full=True):
-        return {"coups": len(state._coups), "names": names(state)}
 
     def after(self, snap, state):
         last = _showdown(snap, state)
