@@ -180,10 +180,10 @@ def _ready(page):
     page.wait_for_function(STATIC_READY, timeout=READY_TIMEOUT)
 
 
-@pytest.mark.parametrize("name", PAGES)
-def test_every_page_comes_alive_and_every_link_resolves(chromium, static_url, static_site_dir, name):
-    page = _open(chromium, f"{static_url}/{name}.html")
-    assert page.locator("#ck-page").is_visible()                 # the page, before Python is ready
+def _alive_and_linked(page, static_url, static_site_dir, name):
+    """What every page must do once Python is ready: every widget live (no still picture left waiting), no error
+    on the page or from Python, nothing fetched from elsewhere, and every link leading to a file of the site and
+    to an anchor that is there."""
     _ready(page)
     page.wait_for_function("() => !document.querySelector('.ck-static.ck-waiting')", timeout=30000)
     assert page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']").count() == 0
@@ -207,13 +207,30 @@ def test_every_page_comes_alive_and_every_link_resolves(chromium, static_url, st
         elif url.fragment and target.endswith(".html"):
             broken += [href] if not fragments & _parse(static_site_dir / target).ids else []
     assert not broken, f"links that lead nowhere: {sorted(broken)[:10]}"
+
+
+# The pages that another test below opens anyway get these checks there: a cold start of Python in the browser
+# costs about 11 s of CPU, the most expensive step of the whole suite.
+CHECKED_WHERE_PLAYED = {"sieben": "the switches", "index": "the rule finder", "vingt_et_un": "the odds",
+                        "magische7": "a whole game", "ecarte": "two people at one screen", "whist": "a phone"}
+
+
+@pytest.mark.parametrize("name", [p for p in PAGES if p not in CHECKED_WHERE_PLAYED])
+def test_every_page_comes_alive_and_every_link_resolves(chromium, static_url, static_site_dir, name):
+    page = _open(chromium, f"{static_url}/{name}.html")
+    assert page.locator("#ck-page").is_visible()                 # the page, before Python is ready
+    _alive_and_linked(page, static_url, static_site_dir, name)
     page.context_.close()
 
 
-def test_a_phone_reads_the_page_at_once_and_nothing_is_wider_than_the_screen(chromium, static_url):
+def test_the_pages_checked_where_they_are_played_are_pages_of_the_site():
+    assert set(CHECKED_WHERE_PLAYED) <= set(PAGES)
+
+
+def test_a_phone_reads_the_page_at_once_and_nothing_is_wider_than_the_screen(chromium, static_url, static_site_dir):
     page = _open(chromium, f"{static_url}/whist.html", width=390, height=844)
-    assert page.locator("#ck-python").is_visible()
-    _ready(page)
+    assert page.locator("#ck-python").is_visible() and page.locator("#ck-page").is_visible()
+    _alive_and_linked(page, static_url, static_site_dir, "whist")
     page.locator(".ck-play-start").first.click()
     page.wait_for_selector(".ck-play .ck-card", timeout=60000)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
@@ -250,9 +267,10 @@ def _click_and_wait(page, table, locator):
                            arg=[table.element_handle(), before], timeout=60000)
 
 
-def test_a_whole_game_against_the_expert_with_the_hint_and_the_record(chromium, static_url, tmp_path):
+def test_a_whole_game_against_the_expert_with_the_hint_and_the_record(chromium, static_url, static_site_dir, tmp_path):
     page = _open(chromium, f"{static_url}/magische7.html", accept_downloads=True)
-    _ready(page)
+    assert page.locator("#ck-page").is_visible()                 # the page, before Python is ready
+    _alive_and_linked(page, static_url, static_site_dir, "magische7")
     page.locator(".ck-play-start").first.click()
     table = page.locator(".ck-play").first
     table.wait_for(timeout=60000)
@@ -286,12 +304,13 @@ def test_a_whole_game_against_the_expert_with_the_hint_and_the_record(chromium, 
     page.context_.close()
 
 
-def test_the_switches_replays_odds_and_the_rule_finder_work(chromium, static_url):
+def test_the_switches_replays_odds_and_the_rule_finder_work(chromium, static_url, static_site_dir):
     """Every kind of widget the pages use, live in the browser: a replay stepped through, a disputed rule's
     example replayed under the other reading, a table the engine works out switched to a variation, the
     landing page's rule finder, and the banking games' exact odds."""
     page = _open(chromium, f"{static_url}/sieben.html")
-    _ready(page)
+    assert page.locator("#ck-page").is_visible()                 # the page, before Python is ready
+    _alive_and_linked(page, static_url, static_site_dir, "sieben")
     replay = page.locator(".ck-replay").first
     replay.locator("button", has_text="Step through").click()
     replay.locator("button", has_text="▶|").wait_for(timeout=30000)
@@ -316,7 +335,8 @@ def test_the_switches_replays_odds_and_the_rule_finder_work(chromium, static_url
     page.context_.close()
 
     page = _open(chromium, f"{static_url}/index.html")
-    _ready(page)
+    assert page.locator("#ck-page").is_visible()                 # the page, before Python is ready
+    _alive_and_linked(page, static_url, static_site_dir, "index")
     finder = page.locator("input[type=text]").first
     finder.fill("spiegel")
     finder.press("Enter")
@@ -325,7 +345,8 @@ def test_the_switches_replays_odds_and_the_rule_finder_work(chromium, static_url
     page.context_.close()
 
     page = _open(chromium, f"{static_url}/vingt_et_un.html")
-    _ready(page)
+    assert page.locator("#ck-page").is_visible()                 # the page, before Python is ready
+    _alive_and_linked(page, static_url, static_site_dir, "vingt_et_un")
     page.locator(".ck-play-start").first.click()
     table = page.locator(".ck-play").first
     table.locator("button", has_text="Odds").click()
@@ -386,11 +407,12 @@ def test_after_a_visit_the_site_works_with_the_network_gone(chromium, static_sit
     context.close()
 
 
-def test_two_people_at_one_screen_in_the_browser(chromium, static_url):
+def test_two_people_at_one_screen_in_the_browser(chromium, static_url, static_site_dir):
     """"Play with friends ▸" with Python in the browser: the table is covered between the two players' turns
     (no card, no seat on the page) and each "I am …, show my cards" shows that player's hand."""
     page = _open(chromium, f"{static_url}/ecarte.html")
-    _ready(page)
+    assert page.locator("#ck-page").is_visible()                 # the page, before Python is ready
+    _alive_and_linked(page, static_url, static_site_dir, "ecarte")
     page.locator(".ck-play-friends").first.click()
     table = page.locator(".ck-play").first
     covered = """(t) => !!t.querySelector('.ck-cover') && !!t.querySelector('button.ck-ready') &&
