@@ -36,10 +36,13 @@ class TrickKind(Kind):
     name = "trick"
     title = "Who takes this trick?"
 
-    def __init__(self, ends, last, unpack, special=lambda snap, cards: False, options=None, why=None, level2=""):
+    def __init__(self, ends, last=None, unpack=None, special=lambda snap, cards: False, options=None, why=None,
+                 level2=""):
         self._ends = ends                # (state, action) -> may this move end a trick? (cheap; `after` checks)
-        self._last = last                # state -> its last finished trick as the game keeps it (None: none yet)
-        self._unpack = unpack            # that object -> (((seat, card), …), winner)
+        # state -> its last finished trick as the game keeps it (None: none yet); most keep `last_trick`
+        self._last = last or (lambda state: state.last_trick)
+        # that object -> (((seat, card), …), winner); most keep the played cards first and the winner second
+        self._unpack = unpack or (lambda last: (tuple(last[0]), last[1]))
         self._special = special
         self.options = options
         self._why = why

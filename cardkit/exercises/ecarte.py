@@ -13,15 +13,6 @@ def _ends(state, action) -> bool:
     return state.phase == ec.PLAY and len(state.trick) == 1 and action.card is not None
 
 
-def _last(state):
-    return state.last_trick
-
-
-def _unpack(last):
-    t, w = last[0], last[1]
-    return tuple(t), w
-
-
 class EcarteTrick(TrickKind):
     def before(self, state, action, full=True):
         snap = super().before(state, action, full)
@@ -107,7 +98,7 @@ class DealKind(Kind):
                                           f"{plural(pts, 'point')}", f"{plural(pts, 'point')}"))])
 
 
-KINDS = [EcarteTrick(_ends, _last, _unpack, _trick_special, options=(), level2="trumps"),
+KINDS = [EcarteTrick(_ends, special=_trick_special, options=(), level2="trumps"),
          EcartePlay(_asked, lambda snap: snap.get("trumped", False), options=("overtake",),
                     level2="trumping when void"),
          DealKind()]

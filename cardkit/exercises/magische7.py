@@ -10,10 +10,6 @@ from ..view import plural
 SPECIAL = ("joker", "spiegel", "kreuz")
 
 
-def _last(state):
-    return state.last_trick
-
-
 def _unpack(last):
     led, fol, ld, op, w = last
     return ((ld, led), (op, fol)), w
@@ -77,6 +73,6 @@ def _ends(state, action) -> bool:
     return len(state.trick) == 1 and not state.choosing
 
 
-KINDS = [TrickKind(_ends, _last, _unpack, _special, options=("joker_vs_spiegel", "kreuz_vs_spiegel"),
+KINDS = [TrickKind(_ends, unpack=_unpack, special=_special, options=("joker_vs_spiegel", "kreuz_vs_spiegel"),
                    level2="the Joker, the Spiegel and the Kreuz"),
          PointsKind()]

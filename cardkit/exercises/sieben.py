@@ -8,15 +8,6 @@ from . import Choice, Kind, Question, Scene, number_choices, sentence
 from .common import PlayKind, TrickKind, list_words, names
 
 
-def _last(state):
-    return state.last_trick
-
-
-def _unpack(last):
-    trick, w, _ = last
-    return tuple(trick), w
-
-
 def _wild(c, opts) -> bool:
     return c.rank == "7" or (opts["eights_wild"] and c.rank == "8")
 
@@ -163,6 +154,6 @@ def _asked(state, action) -> bool:
     return state.deciding
 
 
-KINDS = [SiebenTrick(_ends, _last, _unpack, _special, options=(), why=_why, level2="the 7s"),
+KINDS = [SiebenTrick(_ends, special=_special, options=(), why=_why, level2="the 7s"),
          SiebenPlay(_asked, _play_special, options=("who_continues",), level2="continuing with a 7"),
          RoundKind()]

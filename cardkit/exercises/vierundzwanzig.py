@@ -11,15 +11,6 @@ def _ends(state, action) -> bool:
     return bool(state.trick) and state.phase in (v24.PLAY, v24.REVERSE_Q, v24.NEWTRUMP_Q)
 
 
-def _last(state):
-    return state.last_trick
-
-
-def _unpack(last):
-    tk, w = last[0], last[1]
-    return tuple(tk), w
-
-
 class V24Trick(TrickKind):
     def before(self, state, action, full=True):
         snap = super().before(state, action, full)
@@ -116,7 +107,7 @@ class RoundKind(Kind):
                         checks=[("delta", p, change)])
 
 
-KINDS = [V24Trick(_ends, _last, _unpack, _trick_special, options=(), level2="trumps, the 24 and the reversed order"),
+KINDS = [V24Trick(_ends, special=_trick_special, options=(), level2="trumps, the 24 and the reversed order"),
          V24Play(_asked, lambda snap: snap.get("white", False), options=(), level2="trumps and the 24",
                  words=lambda c: c.name),
          RoundKind()]
