@@ -6,7 +6,6 @@ from __future__ import annotations
 from ..cards import PIQUET32
 from ..games.ecarte import (ACCEPT, ANNOUNCE, ANSWER, DISCARD, EXCHANGE, HAND, PLAY_CARD, POWER, PROPOSE, PROPOSE_A,
                             REFUSE, STAND, SUIT, SUITS, EcarteState)
-from ..rng import Rng
 from ..tricks import beats
 from .base import Bot, RandomBot
 
@@ -85,7 +84,7 @@ def _deal_value(t_me: int, t_opp: int) -> int:
     return -2 if t_opp == HAND else -1
 
 
-class RuleBot:
+class RuleBot(Bot):
     """A rule-based player that plays the way a club player would, with only what its seat knows (its
     hand, its discards, every card shown since the shuffle: played, turned, announced):
 
@@ -109,9 +108,6 @@ class RuleBot:
     name = "rule-based"
     SAMPLES = 8                 # hands dealt to the other player for each decision of the play
 
-    def __init__(self, seed: int = 0):
-        self.rng = Rng(seed)
-
     # --- the exchange --------------------------------------------------------------------------------
     @staticmethod
     def strength(hand, trump) -> float:
@@ -132,10 +128,7 @@ class RuleBot:
         """The cards to throw away, weakest first: every side card but a King."""
         return sorted((c for c in hand if c.suit != trump and c.rank != "K"), key=lambda c: (POWER[c], c.index))
 
-    def choose(self, state: EcarteState):
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
+    def decide(self, state: EcarteState, legal):
         me = state.current_player
         trump = state.trump
         hand = state.hands[me]

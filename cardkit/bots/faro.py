@@ -7,7 +7,6 @@ from fractions import Fraction
 
 from ..games.faro import (AMOUNT, BANK, DONE, LAPPE, RANK_OF, STAKE, STAKE_A, WITHDRAW, FaroState, expected,
                           new_stake)
-from ..rng import Rng
 from .base import Bot, RandomBot
 
 
@@ -29,7 +28,7 @@ class CarefulBot(Bot):
         return WITHDRAW if WITHDRAW in legal else LAPPE if LAPPE in legal else legal[0]
 
 
-class RuleBot:
+class RuleBot(Bot):
     """Plays by the book, with the exact odds (what its seat knows: the case-keeper, the bottom card once shown,
     the stakes and the ledger — all public). A sitting is won by the best balance, so it measures itself
     against **the leader** (the best position of the other places, the bank's included):
@@ -45,9 +44,6 @@ class RuleBot:
     name = "rule-based"
     SPREAD = 6                  # cards staked a deal when other punters play too
 
-    def __init__(self, seed: int = 0):
-        self.rng = Rng(seed)
-
     @staticmethod
     def _lead(state, me: int) -> int:
         """The best position of the other places (the bank's is its balance)."""
@@ -58,10 +54,7 @@ class RuleBot:
     def _ev(state, r: int, stake: int) -> Fraction:
         return expected(stake, state.rank_odds(r)[1], state._dbl)
 
-    def choose(self, state: FaroState):
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
+    def decide(self, state: FaroState, legal):
         me = state.current_player
         ph = state.phase
         pos = state.position(me) - self._lead(state, me)      # above 0: it leads
