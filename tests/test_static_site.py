@@ -171,6 +171,8 @@ def _open(browser, url: str, width=1280, height=900, **context_args):
     page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
     page.on("response", lambda r: page.failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
     page.external = record_external_requests(page)
+    page.requested = []
+    page.on("request", lambda r: page.requested.append(urlsplit(r.url).path))
     page.context_ = context
     page.goto(url)
     return page
@@ -178,6 +180,13 @@ def _open(browser, url: str, width=1280, height=900, **context_args):
 
 def _ready(page):
     page.wait_for_function(STATIC_READY, timeout=READY_TIMEOUT)
+
+
+def _python_started_once(page, prefix=""):
+    """Python started once, from the page's head: the kernel runs in the worker the page created at once (not
+    in one of its own, which would start a second Pyodide)."""
+    assert [urlsplit(w.url).path for w in page.workers] == [f"{prefix}/static/pyodide/kernel-worker.js"]
+    assert [u for u in page.requested if u.endswith("/pyodide.asm.wasm")] == [f"{prefix}/static/pyodide/pyodide.asm.wasm"]
 
 
 def _alive_and_linked(page, static_url, static_site_dir, name):
@@ -189,6 +198,7 @@ def _alive_and_linked(page, static_url, static_site_dir, name):
     assert page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']").count() == 0
     assert page.locator(".ck-error").count() == 0, page.locator(".ck-error").all_inner_texts()
     assert (page.errors, page.failed, page.external) == ([], [], [])
+    _python_started_once(page)
     # every link of the live page, widgets' links included: a file of the site, and its #anchor on that page
     links = page.evaluate("() => [...document.querySelectorAll('a[href]')].map(a => a.getAttribute('href'))")
     ids_here = set(page.evaluate("() => [...document.querySelectorAll('[id]')].map(e => e.id)"))
@@ -247,10 +257,12 @@ def test_the_site_works_under_a_sub_path(chromium, static_site_dir, tmp_path):
     with serving_static(host) as base:
         page = _open(chromium, f"{base}/rules/cards/index.html")
         _ready(page)
+        page.requested.clear()
         page.locator("ul.ck-games a", has_text="Sieben").first.click()
         page.wait_for_url(f"{base}/rules/cards/sieben.html")
         _ready(page)
         assert page.locator("section#S7-1").is_visible()
+        _python_started_once(page, "/rules/cards")
         assert (page.errors, page.failed, page.external) == ([], [], [])
         page.context_.close()
 

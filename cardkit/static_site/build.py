@@ -51,12 +51,23 @@ KERNEL_EXTENSION = "@jupyterlite/pyodide-kernel-extension"
 KERNEL_PLUGIN = KERNEL_EXTENSION + ":kernel"
 # The in-browser kernel's own wheels (shipped inside jupyterlite-pyodide-kernel): piplite, the kernel, and
 # stand-ins for ipykernel and widgetsnbextension that only declare what ipywidgets asks for.
-KERNEL_WHEELS = ("piplite-*.whl", "pyodide_kernel-*.whl", "ipykernel-*.whl", "widgetsnbextension-4.*.whl")
+KERNEL_WHEELS = ("pyodide_kernel-*.whl", "ipykernel-*.whl", "widgetsnbextension-4.*.whl")
 # The kernel asks for these two by name, but the site needs neither: sqlite3 (IPython's input history, which
 # jupyterlite's kernel keeps in memory) is on no package registry, and jedi (code completion, 4.8 MB) has
 # nothing to complete on a page. Each is an empty placeholder wheel, so the kernel's request is met and
 # `import sqlite3` / `import jedi` fail as IPython expects where they are missing.
 PLACEHOLDERS = ("sqlite3", "jedi")
+# The kernel's piplite (`%pip install` in a notebook's code) is replaced by a stand-in with its names: the site's
+# pages install nothing (every package they use is loaded with Python, and a page has no place to type code),
+# and the real one imports micropip and unittest as the kernel starts, about 0.4 s of every page's start.
+STAND_INS = {"piplite": {
+    "piplite/__init__.py": '"""A stand-in for piplite: the static site installs no packages."""\n'
+                           "from .piplite import install\n",
+    "piplite/piplite.py": "_PIPLITE_URLS = []\n_PIPLITE_DISABLE_PYPI = True\n\n\n"
+                          "async def install(*requirements, **kwargs):\n"
+                          "    raise RuntimeError('this site installs no packages: every package its pages use is loaded')\n",
+    "piplite/cli.py": "async def get_transformed_code(argv):\n"
+                      "    raise RuntimeError('this site installs no packages: every package its pages use is loaded')\n"}}
 # What the worker loads at once, in parallel, before the kernel starts (names as jupyterlite's worker checks
 # them: it installs whatever of its own list is missing here, one after the other).
 PRELOAD = ("micropip", "piplite", "ipykernel", "comm", "pyodide_kernel", "ipython", "sqlite3", "jedi",
@@ -175,13 +186,16 @@ def kit_wheel(tmp: Path) -> Path:
     return wheel
 
 
-def placeholder_wheel(name: str) -> bytes:
-    """An empty wheel for `name` (see PLACEHOLDERS): only its metadata, always the same bytes."""
+def placeholder_wheel(name: str, modules: dict | None = None) -> bytes:
+    """An empty wheel for `name` (see PLACEHOLDERS), or a stand-in with these modules (STAND_INS): always the
+    same bytes."""
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
         info = f"{name}-0.dist-info"
-        files = {f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: 0\nSummary: An empty "
-                                     f"placeholder: the static site does not use {name}.\n",
+        what = ("A stand-in: the static site installs no packages" if modules
+                else f"An empty placeholder: the static site does not use {name}")
+        files = {**(modules or {}),
+                 f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: 0\nSummary: {what}.\n",
                  f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: cardkit\nRoot-Is-Purelib: true\nTag: py3-none-any\n"}
         files[f"{info}/RECORD"] = "".join(f"{n},,\n" for n in files) + f"{info}/RECORD,,\n"
         for n, text in files.items():
@@ -233,8 +247,8 @@ def pyodide_dir(core: Path, wheels: list[Path], dest: Path) -> None:
         shutil.copy(w, dest / w.name)
         e = wheel_entry(dest / w.name)
         entries[e["name"]] = e
-    for name in PLACEHOLDERS:
-        (dest / f"{name}-0-py3-none-any.whl").write_bytes(placeholder_wheel(name))
+    for name in PLACEHOLDERS + tuple(STAND_INS):
+        (dest / f"{name}-0-py3-none-any.whl").write_bytes(placeholder_wheel(name, STAND_INS.get(name)))
         entries[name] = wheel_entry(dest / f"{name}-0-py3-none-any.whl")
     for e in entries.values():     # dependencies the site does not ship (jupyterlab-widgets: the JupyterLab
         e["depends"] = sorted(d for d in set(e["depends"]) if d in entries)   # extension, unused in a kernel)
@@ -255,6 +269,25 @@ def lite_shell(lite_dir: Path, out: Path) -> dict:
          "--no-sourcemaps", "--no-unused-shared-packages", "--source-date-epoch", "1"], cwd=lite_dir, env=env)
     config = json.loads((out / "jupyter-lite.json").read_text())["jupyter-config-data"]
     return config
+
+
+def kernel_worker(out: Path) -> str:
+    """static/pyodide/kernel-worker.js: the kernel's worker, which the page starts from its head (Pyodide's start
+    then runs while the page's scripts load). It runs the kernel's own worker script, found here in the kernel
+    extension's code: the script the kernel creates when the page is not cross-origin isolated. Returns that
+    script's file name (the page hands its early worker to the kernel when the kernel asks for this one)."""
+    folder = out / "extensions" / KERNEL_EXTENSION / "static"
+    pattern = re.compile(r"crossOriginIsolated\?new Worker\(.{0,80}?\):new Worker\(new URL\(\w+\.p\+\w+\.u\((\d+)\)")
+    ids = {m.group(1) for f in folder.glob("*.js") for m in pattern.finditer(f.read_text(encoding="utf-8"))}
+    chunks = [f.name for i in ids for f in folder.glob(f"{i}.*.js")]
+    if len(chunks) != 1:
+        raise BuildError(f"the Pyodide kernel's worker script is not where this build looks for it ({chunks or 'none'}):"
+                         " has jupyterlite-pyodide-kernel changed?")
+    script = (HERE / "kernel-worker.js").read_text()
+    script = script.replace("/*PACKAGES*/[]", json.dumps(list(PRELOAD)))
+    script = script.replace('/*CHUNK*/""', json.dumps(f"../../extensions/{KERNEL_EXTENSION}/static/{chunks[0]}"))
+    (out / "static" / "pyodide" / "kernel-worker.js").write_text(script)
+    return chunks[0]
 
 
 def page_config(lite: dict, notebook: str) -> dict:
@@ -388,11 +421,11 @@ class StaticExporter:
         self.lite_config = lite_config
         self._cls, self._conf = Exporter, conf
 
-    def page(self, nb, browser_nb: dict, name: str) -> str:
+    def page(self, nb, browser_nb: dict, name: str, kernel_chunk: str) -> str:
         exporter = self._cls(voici_config=self._conf, page_config=page_config(self.lite_config, f"{name}.ipynb"),
                              base_url="./", files_url_prefix="")
         exporter.browser_notebook = browser_nb
-        body, _ = exporter.from_notebook_node(nb, {"metadata": {"name": name}})
+        body, _ = exporter.from_notebook_node(nb, {"metadata": {"name": name}, "ck_kernel_chunk": kernel_chunk})
         return body
 
 
@@ -404,7 +437,7 @@ def browser_source(source: str) -> str:
     return "\n".join(keep)
 
 
-def build_pages(out: Path, lite: dict) -> list[str]:
+def build_pages(out: Path, lite: dict, kernel_chunk: str) -> list[str]:
     import nbformat
     runs = []
     for path in sorted(NOTEBOOKS.glob("*.ipynb")):
@@ -444,7 +477,7 @@ def build_pages(out: Path, lite: dict) -> list[str]:
             nb.cells[k].metadata["ck_index"] = place
         browser.cells = [browser.cells[k] for k in order]
         nb.metadata.pop("widgets", None)
-        (out / f"{name}.html").write_text(exporter.page(nb, json.loads(nbformat.writes(browser)), name), encoding="utf-8")
+        (out / f"{name}.html").write_text(exporter.page(nb, json.loads(nbformat.writes(browser)), name, kernel_chunk), encoding="utf-8")
         names.append(name)
     return names
 
@@ -521,8 +554,9 @@ def build(out: Path, cache: Path = DEFAULT_CACHE) -> None:
         stage = tmp / "site"
         lite = lite_shell(lite_dir, stage)
         prune(stage)
+        kernel_chunk = kernel_worker(stage)
         say("Running the pages")
-        pages = build_pages(stage, lite)
+        pages = build_pages(stage, lite, kernel_chunk)
         offline_files(stage, pages)
         if out.exists():
             if any(out.iterdir()) and not (out / "service-worker.js").is_file():
