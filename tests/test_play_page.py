@@ -237,7 +237,7 @@ def test_every_seat_has_its_own_place_at_every_player_count(chromium, site_url, 
 
 
 _FOCUS_JS = """(t) => { const e = document.activeElement;
-    return !!e && t.contains(e) && e.matches('button.ck-card.ck-playable, button.ck-action, button.ck-next'); }"""
+    return !!e && t.contains(e) && e.matches('button.ck-card.ck-playable:not(:disabled), button.ck-action:not(:disabled), button.ck-next'); }"""
 
 
 def test_the_keyboard_focus_comes_back_to_the_next_decision_and_shows(chromium, site_url):
@@ -297,7 +297,11 @@ def test_a_phone_keeps_the_hand_and_the_trick_in_play_on_one_screen(chromium, si
         cards = table.locator("button.ck-card.ck-playable:not(:disabled)")
         (cards.first if cards.count() else table.locator("button.ck-action").first).click()   # Faro: the amount
         _wait_change(page, table, html)
-        if not table.locator("button.ck-card.ck-playable").count():
+        # the move is shown at once, then the computer's replies: wait for the next decision (or the end)
+        page.wait_for_function("""(t) => t.querySelector('button.ck-next') ||
+            t.querySelector('button.ck-action:not(:disabled)') ||
+            t.querySelector('button.ck-card.ck-playable:not(:disabled)')""", arg=table.element_handle(), timeout=40000)
+        if not table.locator("button.ck-card.ck-playable:not(:disabled)").count():
             continue
         page.wait_for_function(_FOCUS_JS, arg=table.element_handle(), timeout=40000)
         page.wait_for_timeout(300)

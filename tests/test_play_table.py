@@ -42,6 +42,26 @@ def test_every_trick_the_bots_played_since_your_move_is_on_the_table():
     assert seen_several
 
 
+def test_your_move_is_on_the_table_before_the_computer_replies():
+    """A click is answered at once, however long the computer's turns take (Vingt-et-un's bank weighs its
+    odds; in the browser Python runs slower): the table first shows the move just made with the hand's
+    buttons off, then the replies with the hand to play again."""
+    table = widgets.PlayTable("sieben", players=4, seed=2)
+    shown, refresh = [], table._refresh
+
+    def refreshed(*args, **kwargs):           # what the page shows after each of the table's updates
+        refresh(*args, **kwargs)
+        shown.append((len(table.state.history), [b.disabled for b in table._hand.children]))
+    table._refresh = refreshed
+    before = len(table.state.history)
+    card = next(a for a in table.state.legal_actions() if a.card is not None)
+    assert table.play(card)
+    after = len(table.state.history)
+    assert after > before + 1                                     # the three bots replied
+    assert shown[0][0] == before + 1 and all(shown[0][1])           # first: your card played, the hand off
+    assert shown[-1][0] == after and not any(shown[-1][1])          # last: the replies, your turn again
+
+
 def test_what_happened_lists_every_move_since_yours_in_a_live_region():
     table = widgets.PlayTable("sieben", players=4, seed=2)
     bot = RandomBot(5)

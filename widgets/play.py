@@ -741,23 +741,27 @@ class PlayTable(w.VBox):
         self._focus()
 
     def _run_bots(self) -> None:
-        """The bots move until it is a person's turn. Before a bot that thinks for a while (the expert)
-        decides, the page shows the table as it stands and says who is thinking: the kernel sends each
-        change at once, so the visitor sees the move just made and "East is thinking…" meanwhile (with
-        several people, the covered table: the next person may already be in front of the screen)."""
+        """The bots move until it is a person's turn. Before the first bot moves, the page shows the table
+        as it stands, the hand's buttons off: the kernel sends each change at once, so the visitor sees the
+        move just made at once, however long the computer's turns take (a bank that weighs its odds, or in
+        the browser, where Python runs slower). Before a bot that thinks for a while (the expert) decides,
+        the page also says who is thinking. With several people, only then (the covered table: the next
+        person may already be in front of the screen)."""
         s = self.state
-        shown = False
+        shown = said = False
         while not s.is_terminal() and s.current_player not in self.people:
             bot = self.bots[s.current_player]
-            if bot.name in THINKERS and len(s.legal_actions()) > 1:
+            thinks = bot.name in THINKERS and len(s.legal_actions()) > 1
+            if not shown and (thinks or not self.several):
+                self._refresh(thinking=True)
+                shown = True
+            if thinks:
                 name = self.game.player_names()[s.current_player]
-                if not shown:
-                    self._refresh(thinking=True)
-                    shown = True
                 self._msg.value = (f"<div class='ck-note ck-thinking' role='status'>{escape(name)} is thinking…"
                                    "</div>")
+                said = True
             self._step(bot.choose(s))
-        if shown:
+        if said:
             self._msg.value = ""
         if s.current_player in self.people:
             self._turns.append((len(s.history), s.current_player))
