@@ -17,6 +17,9 @@ nbclient, which the kit itself never imports. docs/publishing.md explains the re
   The wheels are compiled to Python 3.13 bytecode by that same Pyodide (in Node.js), and Pyodide's lock file
   is written anew to list exactly the files shipped, each with the sha256 of its bytes. Nothing is fetched
   from a CDN, here or in the browser (`disablePyPIFallback`).
+* **Python's start.** The page creates the kernel's worker from its head (`kernel-worker.js`), which starts
+  Pyodide at once and imports what every page needs (`pyodide-preload.js`), and hands it to the kernel when
+  the kernel asks for it: Python's start runs while the page's own scripts load.
 * **Offline.** A service worker caches every file a page fetches and, once Python is ready, the rest of the
   site (or at once, from the "Make available offline" button); a web-app manifest with icons makes the
   site installable.
