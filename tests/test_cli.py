@@ -85,13 +85,36 @@ def test_serve_prints_the_address_once_the_server_answers_on_it():
             proc.wait()
 
 
+def _as_a_terminal_starts_it():
+    """A program started from a terminal's shell takes Ctrl-C: SIGINT neither ignored nor blocked. The test
+    runner's worker process may have either (a library it ran ignores SIGINT, as Jupyter's kernels do), and a
+    child inherits both."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _signal_state(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            return " ".join(line.strip() for line in f if line.startswith(("SigBlk", "SigIgn")))
+    except OSError:
+        return "(gone)"
+
+
 def test_ctrl_c_stops_a_match_with_one_line():
     """It printed a KeyboardInterrupt traceback."""
     proc = subprocess.Popen([*CARDKIT, "match", "sieben", "--games", "1000000"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=_as_a_terminal_starts_it)
     time.sleep(3)                                    # well into the games
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
+    os.killpg(proc.pid, signal.SIGINT)               # Ctrl-C in its terminal
+    try:
+        out, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        state = _signal_state(proc.pid)
+        os.killpg(proc.pid, signal.SIGKILL)          # not left playing a million games beside the other tests
+        proc.communicate()
+        raise AssertionError(f"cardkit match did not stop within 30 s of Ctrl-C ({state})") from None
     assert proc.returncode == 130
     assert _one_line(err) == "cardkit: stopped"
 
