@@ -62,6 +62,32 @@ def test_your_move_is_on_the_table_before_the_computer_replies():
     assert shown[-1][0] == after and not any(shown[-1][1])          # last: the replies, your turn again
 
 
+def test_a_move_that_ends_a_round_shows_the_end_of_the_round_first():
+    """When a person's move ends a round and the computer deals and leads the next, the table does not show
+    the next round before the end of this one (its moment) has been looked at."""
+    table = widgets.PlayTable("sieben", players=2, seed=4)
+    calls, refresh = [], table._refresh
+
+    def refreshed(thinking=False):
+        calls.append((thinking, bool(table._moments)))
+        refresh(thinking)
+    table._refresh = refreshed
+    bot, ended = RandomBot(3), 0
+    for _ in range(200):
+        if table.state.is_terminal() or ended >= 2:
+            break
+        if table._moments:
+            table.next_round()
+            continue
+        calls.clear()
+        assert table.play(bot.choose(table.state))
+        if table._moments:
+            ended += 1
+            assert (True, True) not in calls, calls
+            assert calls[-1] == (False, True)                  # the moment is what the page shows
+    assert ended >= 2
+
+
 def test_what_happened_lists_every_move_since_yours_in_a_live_region():
     table = widgets.PlayTable("sieben", players=4, seed=2)
     bot = RandomBot(5)

@@ -745,14 +745,15 @@ class PlayTable(w.VBox):
         as it stands, the hand's buttons off: the kernel sends each change at once, so the visitor sees the
         move just made at once, however long the computer's turns take (a bank that weighs its odds, or in
         the browser, where Python runs slower). Before a bot that thinks for a while (the expert) decides,
-        the page also says who is thinking. With several people, only then (the covered table: the next
-        person may already be in front of the screen)."""
+        the page also says who is thinking. With several people, or when the move ended a round, only then
+        (the covered table: the next person may already be in front of the screen)."""
         s = self.state
         shown = said = False
         while not s.is_terminal() and s.current_player not in self.people:
             bot = self.bots[s.current_player]
             thinks = bot.name in THINKERS and len(s.legal_actions()) > 1
-            if not shown and (thinks or not self.several):
+            # (not while the end of a round waits to be looked at: the table would show the next round first)
+            if not shown and (thinks or not (self.several or self._moments)):
                 self._refresh(thinking=True)
                 shown = True
             if thinks:

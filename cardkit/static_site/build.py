@@ -52,8 +52,8 @@ DEFAULT_CACHE = ROOT / "build" / "static-cache"
 PYODIDE_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip")
 KERNEL_EXTENSION = "@jupyterlite/pyodide-kernel-extension"
 KERNEL_PLUGIN = KERNEL_EXTENSION + ":kernel"
-# The in-browser kernel's own wheels (shipped inside jupyterlite-pyodide-kernel): piplite, the kernel, and
-# stand-ins for ipykernel and widgetsnbextension that only declare what ipywidgets asks for.
+# The in-browser kernel's own wheels (shipped inside jupyterlite-pyodide-kernel): the kernel, and stand-ins for
+# ipykernel and widgetsnbextension that only declare what ipywidgets asks for (its piplite: STAND_INS below).
 KERNEL_WHEELS = ("pyodide_kernel-*.whl", "ipykernel-*.whl", "widgetsnbextension-4.*.whl")
 # The kernel asks for these two by name, but the site needs neither: sqlite3 (IPython's input history, which
 # jupyterlite's kernel keeps in memory) is on no package registry, and jedi (code completion, 4.8 MB) has
@@ -63,14 +63,13 @@ PLACEHOLDERS = ("sqlite3", "jedi")
 # The kernel's piplite (`%pip install` in a notebook's code) is replaced by a stand-in with its names: the site's
 # pages install nothing (every package they use is loaded with Python, and a page has no place to type code),
 # and the real one imports micropip and unittest as the kernel starts, about 0.4 s of every page's start.
+_NO_INSTALL = "    raise RuntimeError('this site installs no packages: every package its pages use is loaded')\n"
 STAND_INS = {"piplite": {
     "piplite/__init__.py": '"""A stand-in for piplite: the static site installs no packages."""\n'
                            "from .piplite import install\n",
     "piplite/piplite.py": "_PIPLITE_URLS = []\n_PIPLITE_DISABLE_PYPI = True\n\n\n"
-                          "async def install(*requirements, **kwargs):\n"
-                          "    raise RuntimeError('this site installs no packages: every package its pages use is loaded')\n",
-    "piplite/cli.py": "async def get_transformed_code(argv):\n"
-                      "    raise RuntimeError('this site installs no packages: every package its pages use is loaded')\n"}}
+                          "async def install(*requirements, **kwargs):\n" + _NO_INSTALL,
+    "piplite/cli.py": "async def get_transformed_code(argv):\n" + _NO_INSTALL}}
 # What the worker loads at once, in parallel, before the kernel starts (names as jupyterlite's worker checks
 # them: it installs whatever of its own list is missing here, one after the other).
 PRELOAD = ("micropip", "piplite", "ipykernel", "comm", "pyodide_kernel", "ipython", "sqlite3", "jedi",
@@ -406,7 +405,7 @@ def widget_html(model_id: str, states: dict) -> str:
 class StaticExporter:
     """Voici's exporter for a page at the site's root, with the static outputs in the template's hands."""
 
-    def __init__(self, lite_config: dict):
+    def __init__(self, lite_config: dict, kernel_chunk: str):
         from traitlets.config import Config
         from voici_core.exporter import VoiciExporter
         from voila.configuration import VoilaConfiguration
@@ -421,14 +420,14 @@ class StaticExporter:
                 return config
 
         conf = VoilaConfiguration(config=Config({"VoilaConfiguration": {"template": "cardkit", "strip_sources": True}}))
-        self.lite_config = lite_config
+        self.lite_config, self.kernel_chunk = lite_config, kernel_chunk     # (kernel_chunk: see kernel_worker)
         self._cls, self._conf = Exporter, conf
 
-    def page(self, nb, browser_nb: dict, name: str, kernel_chunk: str) -> str:
+    def page(self, nb, browser_nb: dict, name: str) -> str:
         exporter = self._cls(voici_config=self._conf, page_config=page_config(self.lite_config, f"{name}.ipynb"),
                              base_url="./", files_url_prefix="")
         exporter.browser_notebook = browser_nb
-        body, _ = exporter.from_notebook_node(nb, {"metadata": {"name": name}, "ck_kernel_chunk": kernel_chunk})
+        body, _ = exporter.from_notebook_node(nb, {"metadata": {"name": name}, "ck_kernel_chunk": self.kernel_chunk})
         return body
 
 
@@ -448,7 +447,7 @@ def build_pages(out: Path, lite: dict, kernel_chunk: str) -> list[str]:
         runs.append((path, execute(nbformat.read(path, as_version=4), path.stem)))
     # the template is found on the Jupyter path (set only now: nbclient would find the Voilà site's kernel there)
     os.environ["JUPYTER_PATH"] = os.pathsep.join([str(TEMPLATE_DIR), os.environ.get("JUPYTER_PATH", "")])
-    exporter = StaticExporter(lite)
+    exporter = StaticExporter(lite, kernel_chunk)
     names = []
     for path, nb in runs:
         name = path.stem
@@ -480,7 +479,7 @@ def build_pages(out: Path, lite: dict, kernel_chunk: str) -> list[str]:
             nb.cells[k].metadata["ck_index"] = place
         browser.cells = [browser.cells[k] for k in order]
         nb.metadata.pop("widgets", None)
-        (out / f"{name}.html").write_text(exporter.page(nb, json.loads(nbformat.writes(browser)), name, kernel_chunk), encoding="utf-8")
+        (out / f"{name}.html").write_text(exporter.page(nb, json.loads(nbformat.writes(browser)), name), encoding="utf-8")
         names.append(name)
     return names
 
