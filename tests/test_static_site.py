@@ -13,8 +13,10 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import os
 import re
 import struct
+import subprocess
 import zipfile
 from html.parser import HTMLParser
 from pathlib import Path
@@ -47,7 +49,36 @@ def test_the_lock_lists_exactly_the_files_shipped_with_their_hashes(static_site_
     pins = re.findall(r"^([\w.-]+)==", (ROOT / "cardkit" / "static_site" / "browser-requirements.txt").read_text(), re.M)
     names = set(lock["packages"])
     assert {re.sub(r"[-_.]+", "-", n).lower() for n in pins} <= names
-    assert {"cardkit", "pyodide-kernel", "piplite", "ipykernel", "sqlite3", "jedi"} <= names
+    assert {"cardkit", "pyodide-kernel", "piplite", "ipykernel", "sqlite3", "jedi", "micropip"} <= names
+    assert not names & {"prompt-toolkit", "wcwidth", "ipython-pygments-lexers"}   # for terminals and Sphinx
+    for name in ("micropip", "jedi", "sqlite3"):                     # placeholders: nothing to import
+        with zipfile.ZipFile(pyodide / lock["packages"][name]["file_name"]) as z:
+            assert all(n.startswith(f"{name.replace('-', '_')}-0.dist-info/") for n in z.namelist()), name
+
+
+def test_pygments_ships_the_one_lexer_the_kernel_uses(static_site_dir):
+    with zipfile.ZipFile(next((static_site_dir / "static" / "pyodide").glob("pygments-*.whl"))) as z:
+        lexers = {n for n in z.namelist() if n.startswith("pygments/lexers/")}
+        mapping = z.read("pygments/lexers/_mapping.pyc")
+    assert lexers == {"pygments/lexers/__init__.pyc", "pygments/lexers/_mapping.pyc", "pygments/lexers/python.pyc"}
+    assert b"pygments.lexers.python" in mapping and b"pygments.lexers.shell" not in mapping   # its list matches
+
+
+def test_python_restored_from_the_snapshot_is_as_one_started_from_nothing(static_site_dir):
+    """The memory snapshot the pages start from (made by the build, in UTC), restored as a page restores it,
+    beside a Python started from nothing, here in Sydney's time zone: the same environment, path, folder, modules
+    and time zone, and a random state of its own on every restore."""
+    done = subprocess.run(["node", ROOT / "tests" / "snapshot_check.js", static_site_dir / "static" / "pyodide"],
+                          capture_output=True, text=True, timeout=300, env={**os.environ, "TZ": "Australia/Sydney"})
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout)
+    fresh, restored = seen["fresh"], seen["restored"]
+    for one in restored:
+        assert {k: one[k] for k in ("env", "path", "cwd", "modules", "zone")} == \
+               {k: fresh[k] for k in ("env", "path", "cwd", "modules", "zone")}
+    assert fresh["zone"][0] == -36000                                 # Sydney's standard time, not the build's
+    assert len({fresh["random"], *(one["random"] for one in restored)}) == 3
+    assert (static_site_dir / "static" / "pyodide" / "pyodide-memory.gz").stat().st_size < 5_000_000
 
 
 def test_the_wheels_are_compiled_and_the_kit_wheel_is_this_checkout(static_site_dir):
@@ -63,7 +94,7 @@ def test_the_wheels_are_compiled_and_the_kit_wheel_is_this_checkout(static_site_
         assert magic == {z.read("IPython/__init__.pyc")[:4]}      # one compiler, Pyodide's Python, for all
     modules = {p.relative_to(ROOT).with_suffix(".pyc").as_posix() for d in ("cardkit", "widgets")
                for p in (ROOT / d).rglob("*.py") if "voila_template" not in p.parts and "static_site" not in p.parts}
-    assert modules <= kit                                      # every module of this checkout, compiled
+    assert modules == {n for n in kit if n.endswith(".pyc")}   # every module of this checkout, compiled, no other
     assert "cardkit/game.pyc,sha256=" in record and "cardkit/game.py," not in record
 
 
@@ -187,6 +218,13 @@ def _python_started_once(page, prefix=""):
     in one of its own, which would start a second Pyodide)."""
     assert [urlsplit(w.url).path for w in page.workers] == [f"{prefix}/static/pyodide/kernel-worker.js"]
     assert [u for u in page.requested if u.endswith("/pyodide.asm.wasm")] == [f"{prefix}/static/pyodide/pyodide.asm.wasm"]
+    assert [u for u in page.requested if u.endswith(".gz")] == [f"{prefix}/static/pyodide/pyodide-memory.gz"]
+    assert _from_snapshot(page)
+
+
+def _from_snapshot(page) -> bool:
+    """Whether the page's Python was restored from the build's memory snapshot (pyodide-preload.js)."""
+    return page.workers[0].evaluate("() => self.ckFromSnapshot === true")
 
 
 def _alive_and_linked(page, static_url, static_site_dir, name):
@@ -411,11 +449,33 @@ def test_after_a_visit_the_site_works_with_the_network_gone(chromium, static_sit
         page.goto(f"{base}/{name}.html")
         assert page.locator("h1").first.is_visible()
         _ready(page)
+        assert _from_snapshot(page)
         page.locator(".ck-play-start").first.click()
         page.wait_for_selector(".ck-play button.ck-card.ck-playable:not(:disabled)", timeout=60000)
         table = page.locator(".ck-play").first
         _click_and_wait(page, table, table.locator("button.ck-card.ck-playable").first)
     assert errors == []
+    context.close()
+
+
+def test_without_its_snapshot_python_starts_from_nothing(chromium, static_url):
+    """A host that does not serve the snapshot (or a browser that cannot unpack it): the page says so in the
+    browser's console only, starts Python as Pyodide does by itself, and plays."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    context.route("**/pyodide-memory.gz", lambda route: route.abort())
+    page = context.new_page()
+    errors, warnings = [], []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: (warnings if m.type == "warning" else errors if m.type == "error" else []).append(m.text))
+    page.goto(f"{static_url}/faro.html")
+    _ready(page)
+    assert not _from_snapshot(page)
+    assert any("Python starts without its snapshot" in w for w in warnings), warnings
+    page.locator(".ck-play-start").first.click()
+    page.wait_for_selector(".ck-play button.ck-card.ck-playable:not(:disabled)", timeout=60000)
+    table = page.locator(".ck-play").first
+    _click_and_wait(page, table, table.locator("button.ck-card.ck-playable").first)
+    assert [e for e in errors if "pyodide-memory.gz" not in e] == []   # (the refused request, and nothing else)
     context.close()
 
 

@@ -30,6 +30,7 @@ import argparse
 import ast
 import base64
 import copy
+import gzip
 import hashlib
 import html
 import io
@@ -55,11 +56,18 @@ KERNEL_PLUGIN = KERNEL_EXTENSION + ":kernel"
 # The in-browser kernel's own wheels (shipped inside jupyterlite-pyodide-kernel): the kernel, and stand-ins for
 # ipykernel and widgetsnbextension that only declare what ipywidgets asks for (its piplite: STAND_INS below).
 KERNEL_WHEELS = ("pyodide_kernel-*.whl", "ipykernel-*.whl", "widgetsnbextension-4.*.whl")
-# The kernel asks for these two by name, but the site needs neither: sqlite3 (IPython's input history, which
-# jupyterlite's kernel keeps in memory) is on no package registry, and jedi (code completion, 4.8 MB) has
-# nothing to complete on a page. Each is an empty placeholder wheel, so the kernel's request is met and
-# `import sqlite3` / `import jedi` fail as IPython expects where they are missing.
-PLACEHOLDERS = ("sqlite3", "jedi")
+# The kernel asks for these by name, but the site needs none of them: sqlite3 (IPython's input history, which
+# jupyterlite's kernel keeps in memory) is on no package registry; jedi (code completion, 4.8 MB) has nothing to
+# complete on a page; micropip installs packages (the site installs none: piplite below). Each is an empty
+# placeholder wheel, so the kernel's request is met and importing it fails as where it is not installed.
+# Not shipped at all, though IPython lists them: its terminal (prompt_toolkit, and wcwidth for it; a page has no
+# terminal, and pyodide-preload.js keeps IPython from importing it) and ipython_pygments_lexers (IPython's own
+# syntax for Sphinx and for terminals, used nowhere in a kernel).
+PLACEHOLDERS = ("sqlite3", "jedi", "micropip")
+# Of Pygments' 250 lexers (1.5 MB of a page's download) the kernel uses one, Python's (IPython's tracebacks and
+# object help); the others are left out, and Pygments' list of lexers names only what is shipped, so asking for
+# another one says that no lexer has that name, as Pygments does for any unknown name.
+PYGMENTS_LEXERS = ("python",)
 # The kernel's piplite (`%pip install` in a notebook's code) is replaced by a stand-in with its names: the site's
 # pages install nothing (every package they use is loaded with Python, and a page has no place to type code),
 # and the real one imports micropip and unittest as the kernel starts, about 0.4 s of every page's start.
@@ -174,11 +182,17 @@ SERVER_ONLY = ("cardkit/voila_template/", "cardkit/static_site/", "cardkit/fonts
 
 
 def kit_wheel(tmp: Path) -> Path:
-    """The kit's own wheel (cardkit and widgets), built from this checkout, without what only a server or
-    this build uses, and without bytecode compiled for this machine's Python (compile_wheels makes the
-    browser's; it rewrites the wheel's RECORD too)."""
-    dest = tmp / "kit"
-    run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", dest, ROOT])
+    """The kit's own wheel (cardkit and widgets), built from a copy of this checkout's packages (pip builds in
+    the source folder's `build/`, which keeps the modules of earlier builds, removed or renamed since), without
+    what only a server or this build uses, and without bytecode compiled for this machine's Python
+    (compile_wheels makes the browser's; it rewrites the wheel's RECORD too)."""
+    dest, src = tmp / "kit", tmp / "kit-source"
+    src.mkdir(parents=True)
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, src / name)
+    for package in ("cardkit", "widgets"):
+        shutil.copytree(ROOT / package, src / package, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", dest, src])
     (built,) = dest.glob("cardkit-*.whl")
     wheel = tmp / built.name
     with zipfile.ZipFile(built) as zin, zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as zout:
@@ -186,6 +200,28 @@ def kit_wheel(tmp: Path) -> Path:
             if not (info.filename.startswith(SERVER_ONLY) or "__pycache__/" in info.filename):
                 zout.writestr(info, zin.read(info))
     return wheel
+
+
+def trimmed_pygments(wheel: Path, tmp: Path) -> Path:
+    """Pygments' wheel with only the lexers PYGMENTS_LEXERS names (its list of lexers rewritten to match)."""
+    out = tmp / wheel.name
+    keep = {f"pygments/lexers/{name}.py" for name in ("__init__", "_mapping", *PYGMENTS_LEXERS)}
+    with zipfile.ZipFile(wheel) as zin, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zout:
+        for info in zin.infolist():
+            data = zin.read(info)
+            if info.filename.startswith("pygments/lexers/") and info.filename not in keep:
+                continue
+            if info.filename == "pygments/lexers/_mapping.py":
+                lines = data.decode("utf-8").splitlines(keepends=True)
+                entry = re.compile(r"^\s+'\w+': \('pygments\.lexers\.(\w+)'")
+                lines = [ln for ln in lines if not (m := entry.match(ln)) or m.group(1) in PYGMENTS_LEXERS]
+                data = "".join(lines).encode("utf-8")
+            zout.writestr(info, data)
+    with zipfile.ZipFile(out) as z:
+        text = z.read("pygments/lexers/_mapping.py").decode("utf-8")
+    if not all(f"'pygments.lexers.{name}'" in text for name in PYGMENTS_LEXERS):
+        raise BuildError("Pygments' list of lexers is not as this build expects it: has Pygments changed?")
+    return out
 
 
 def placeholder_wheel(name: str, modules: dict | None = None) -> bytes:
@@ -216,6 +252,87 @@ def compile_wheels(core: Path, wheels: list[Path], dest: Path) -> list[Path]:
     return [dest / w.name for w in wheels]
 
 
+def _leb128(data: bytes, i: int, signed: bool = False) -> tuple[int, int]:
+    value = shift = 0
+    while True:
+        byte = data[i]
+        i += 1
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if not byte & 0x80:
+            if signed and byte & 0x40:
+                value -= 1 << shift
+            return value, i
+
+
+def wasm_data_segments(wasm: bytes) -> list[tuple[int, int]]:
+    """Where the wasm's data segments are in the file, as (offset, length): the memory's starting contents."""
+    if wasm[:4] != b"\0asm":
+        raise BuildError("pyodide.asm.wasm is not a WebAssembly module")
+    i, out = 8, []
+    while i < len(wasm):
+        section, (size, i) = wasm[i], _leb128(wasm, i + 1)
+        if section == 11:                                   # the data section
+            count, j = _leb128(wasm, i)
+            for _ in range(count):
+                flags, j = _leb128(wasm, j)
+                if flags == 2:                              # active, in a memory given by index
+                    _, j = _leb128(wasm, j)
+                while flags in (0, 2) and wasm[j] != 0x0B:   # active: skip the expression placing it
+                    op, j = wasm[j], j + 1
+                    if op in (0x41, 0x42, 0x23):            # i32.const, i64.const, global.get: one number
+                        _, j = _leb128(wasm, j)
+                    elif op not in (0x6A, 0x6B, 0x6C, 0x7C, 0x7D, 0x7E):   # add, sub, mul (i32, i64)
+                        raise BuildError("pyodide.asm.wasm places its data in a way this build does not read")
+                j += flags in (0, 2)                        # the expression's end
+                length, j = _leb128(wasm, j)
+                out.append((j, length))
+                j += length
+        i += size
+    return out
+
+
+def _address_in(memory: bytes, data: bytes) -> int | None:
+    """Where in memory `data` was placed (its address is Pyodide's to choose, as it starts), found from blocks
+    of it that are still unchanged there; None if too few are."""
+    block, votes = 4096, {}
+    for k in range(0, max(len(data) - block, 1), max(len(data) // 64, block)):
+        found = memory.find(data[k:k + block], 0, k + block + (1 << 20))
+        if found >= 0:
+            votes[found - k] = votes.get(found - k, 0) + 1
+    best = max(votes, key=votes.get, default=None)
+    return best if best is not None and votes[best] >= 16 else None
+
+
+def memory_snapshot(pyodide: Path) -> dict:
+    """Pyodide's memory once Python has started (make_snapshot.js), for a page's Python to start from rather
+    than start Python itself (2-3 s less on the machine it was measured on). Written as the changes from the
+    memory's starting contents, which the wasm holds and every page downloads anyway (the browser takes them
+    from that file), gzip-compressed: 3.9 MB rather than 5.2. Returns what pyodide-preload.js needs to know."""
+    raw = pyodide / "memory.raw"
+    run(["node", HERE / "make_snapshot.js", pyodide, raw], env={**os.environ, "TZ": "UTC"})
+    snap = bytearray(raw.read_bytes())
+    raw.unlink()
+    wasm = (pyodide / "pyodide.asm.wasm").read_bytes()
+    head = int.from_bytes(snap[4:8], "little")              # the snapshot's header; memory follows it
+    memory = memoryview(snap)[head:]
+    segments = []
+    for at, length in wasm_data_segments(wasm):
+        address = _address_in(bytes(memory[:length + (2 << 20)]), wasm[at:at + length])
+        if address is None:
+            continue
+        segments.append((at, address, length))
+        start = head + address
+        changed = int.from_bytes(snap[start:start + length], "little") ^ int.from_bytes(wasm[at:at + length], "little")
+        snap[start:start + length] = changed.to_bytes(length, "little")
+    if not segments:
+        raise BuildError("the wasm's data was not found in Pyodide's snapshot: has Pyodide changed?")
+    del memory
+    name = "pyodide-memory.gz"
+    (pyodide / name).write_bytes(gzip.compress(bytes(snap), compresslevel=9, mtime=0))
+    return {"file": name, "segments": segments}
+
+
 def wheel_entry(path: Path) -> dict:
     """A pyodide-lock.json entry for a wheel: its name, version, top-level imports and dependencies."""
     data = path.read_bytes()
@@ -243,7 +360,6 @@ def pyodide_dir(core: Path, wheels: list[Path], dest: Path) -> None:
     dest.mkdir(parents=True, exist_ok=True)
     for name in PYODIDE_FILES:
         shutil.copy(core / name, dest / name)
-    shutil.copy(HERE / "pyodide-preload.js", dest / "pyodide-preload.js")
     entries = {}
     for w in wheels:
         shutil.copy(w, dest / w.name)
@@ -260,6 +376,9 @@ def pyodide_dir(core: Path, wheels: list[Path], dest: Path) -> None:
     missing = [n for n in PRELOAD if re.sub(r"[-_.]+", "-", n) not in entries]
     if missing:
         raise BuildError(f"the lock lacks what the kernel loads: {missing}")
+    snapshot = memory_snapshot(dest)
+    preload = (HERE / "pyodide-preload.js").read_text()
+    (dest / "pyodide-preload.js").write_text(preload.replace("/*SNAPSHOT*/null", json.dumps(snapshot)))
 
 
 # --- the pages ------------------------------------------------------------------------------------------
@@ -547,7 +666,8 @@ def build(out: Path, cache: Path = DEFAULT_CACHE) -> None:
         tmp = Path(tmp)
         say("Fetching and checking what the browser runs")
         core = pyodide_core(cache)
-        wheels = pypi_wheels(cache) + kernel_wheels() + [kit_wheel(tmp)]
+        wheels = [trimmed_pygments(w, tmp) if w.name.startswith("pygments-") else w for w in pypi_wheels(cache)]
+        wheels += kernel_wheels() + [kit_wheel(tmp)]
         say("Compiling the browser's Python packages")
         compiled = compile_wheels(core, wheels, tmp / "compiled")
         lite_dir = tmp / "lite"
