@@ -36,10 +36,14 @@ finally:
 self.ckSnapshotInfo = /*SNAPSHOT*/null;
 
 self.ckSnapshot = async function (indexURL, info, wasm) {
-  const response = await fetch(indexURL + info.file);
-  if (!response.ok) throw new Error(`${info.file}: ${response.status}`);
+  const unpack = async (response) => {
+    if (!response.ok) throw new Error(`${info.file}: ${response.status}`);
+    const bytes = await response.arrayBuffer(), magic = new Uint8Array(bytes, 0, 2);
+    if (magic[0] !== 0x1f || magic[1] !== 0x8b) return bytes;   // a host that sent it gzip-encoded: unpacked already
+    return new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
+  };
   const [changes, start] = await Promise.all([
-    new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer(),
+    fetch(indexURL + info.file).then(unpack),
     wasm.then((r) => r.arrayBuffer()).then((b) => new Uint8Array(b)),
   ]);
   const memory = new Uint8Array(changes);
