@@ -65,6 +65,19 @@ def test_pygments_ships_the_one_lexer_the_kernel_uses(static_site_dir):
     assert b"pygments.lexers.python" in mapping and b"pygments.lexers.shell" not in mapping   # its list matches
 
 
+def test_the_same_site_gives_the_same_snapshot(static_site_dir, tmp_path):
+    """A returning visitor's browser fetches the whole site again when any file of it changes: building the
+    same site again must not change the snapshot (Python's start asks for random bytes and the time)."""
+    from cardkit.static_site.build import memory_snapshot
+    pyodide = static_site_dir / "static" / "pyodide"
+    again = tmp_path / "pyodide"
+    again.mkdir()
+    for name in ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"):
+        (again / name).symlink_to(pyodide / name)
+    info = memory_snapshot(again)
+    assert (again / info["file"]).read_bytes() == (pyodide / info["file"]).read_bytes()
+
+
 def test_python_restored_from_the_snapshot_is_as_one_started_from_nothing(static_site_dir):
     """The memory snapshot the pages start from (made by the build, in UTC), restored as a page restores it,
     beside a Python started from nothing, here in Sydney's time zone: the same environment, path, folder, modules

@@ -308,7 +308,8 @@ def memory_snapshot(pyodide: Path) -> dict:
     """Pyodide's memory once Python has started (make_snapshot.js), for a page's Python to start from rather
     than start Python itself (2-3 s less on the machine it was measured on). Written as the changes from the
     memory's starting contents, which the wasm holds and every page downloads anyway (the browser takes them
-    from that file), gzip-compressed: 3.9 MB rather than 5.2. Returns what pyodide-preload.js needs to know."""
+    from that file), gzip-compressed: 3.8 MB rather than 5.2. The same site gives the same bytes (make_snapshot.js
+    fixes what Python asks of the clock and of chance as it starts). Returns what pyodide-preload.js needs to know."""
     raw = pyodide / "memory.raw"
     run(["node", HERE / "make_snapshot.js", pyodide, raw], env={**os.environ, "TZ": "UTC"})
     snap = bytearray(raw.read_bytes())

@@ -8,6 +8,24 @@ const fs = require("fs");
 const path = require("path");
 
 const [pyodideDir, outFile] = process.argv.slice(2);
+
+// The same site gives the same snapshot (a returning visitor's browser fetches the site again when a file
+// changes): the "random" bytes Python asks for as it starts (its hash seed, `random`'s seed) are a fixed
+// sequence here. A page seeds `random` afresh once restored (pyodide-preload.js).
+let state = 0x9e3779b9;
+const fixedRandom = (view) => {
+  const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+  for (let i = 0; i < bytes.length; i++) {
+    state ^= state << 13; state ^= state >>> 17; state ^= state << 5;     // xorshift32
+    bytes[i] = state & 0xff;
+  }
+  return view;
+};
+require("crypto").randomFillSync = fixedRandom;
+globalThis.crypto.getRandomValues = fixedRandom;
+const T0 = Date.UTC(1980, 0, 1);
+Date.now = () => T0;
+performance.now = () => 0;
 const { loadPyodide } = require(path.resolve(pyodideDir, "pyodide.js"));
 
 (async () => {
