@@ -80,3 +80,16 @@ def download_record(page, table, folder, game: str):
     assert record.game == game and final.is_terminal()
     assert final.view(None).result in table.locator(".ck-result").inner_text()
     return record
+
+
+def wait_answered(page, table, before: str, timeout: float = 40000) -> None:
+    """Wait for the kernel's whole answer to the visitor's move at a play table (`before`: its log before the
+    move): the table shows the move at once, Undo off, then the computer's replies; the answer is complete once
+    Undo is on again and the log has stayed the same for a moment (the log is the last widget an update sets)."""
+    page.wait_for_function("""([t, before]) => {
+        const x = t.querySelector('.ck-logbox');
+        const undo = [...t.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Undo');
+        if (!x || x.innerText === before || !undo || undo.disabled) { t.ckSeen = null; return false; }
+        if (t.ckSeen !== x.innerText) { t.ckSeen = x.innerText; t.ckSince = performance.now(); return false; }
+        return performance.now() - t.ckSince > 300;
+      }""", arg=[table.element_handle(), before], timeout=timeout)

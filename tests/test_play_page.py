@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import cardkit
-from site_server import download_record, open_page
+from site_server import download_record, open_page, wait_answered
 
 
 def _open(chromium, site_url, name, width=1200, height=1000):
@@ -43,7 +43,7 @@ def _play_card(page, table):
     html = _table_html(table)
     table.locator("button.ck-card.ck-playable").first.click()
     try:
-        _wait_change(page, table, html)
+        wait_answered(page, table, html)
     except Exception:
         raise AssertionError("the table did not answer the click; message: "
                              + table.locator(".ck-error, .ck-note").all_inner_texts().__repr__()) from None

@@ -26,7 +26,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 import pytest
 
 import cardkit
-from site_server import STATIC_READY, download_record, record_external_requests, serving_static
+from site_server import STATIC_READY, download_record, record_external_requests, serving_static, wait_answered
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
@@ -541,8 +541,10 @@ def test_a_game_under_way_comes_back_after_a_reload(chromium, static_url):
     table = page.locator(".ck-play").first
     page.wait_for_function("(t) => t.querySelector('button.ck-card.ck-playable:not(:disabled)')",
                            arg=table.element_handle(), timeout=60000)
-    _click_and_wait(page, table, table.locator("button.ck-card.ck-playable").first)
-    page.wait_for_timeout(1500)               # the browser's storage is written after the move
+    before = _table_log(table)
+    table.locator("button.ck-card.ck-playable").first.click()
+    wait_answered(page, table, before, timeout=60000)     # the move, then the computer's replies
+    page.wait_for_timeout(1000)               # the browser's storage is written after the move
     log = _table_log(table)
     page.reload()
     _ready(page)
