@@ -12,8 +12,9 @@
    created from the page's head, which starts this Pyodide at once (`ckStartPyodide`) and then runs the
    kernel's worker script. When the kernel asks for Pyodide, it gets the one already on its way. */
 /* IPython's package imports its terminal (prompt_toolkit: about 0.4 s of a page's start) only to offer
-   `IPython.embed`, which a kernel in a page never calls: a stand-in takes its place while IPython is imported,
-   and the terminal is imported if anyone calls it. */
+   `IPython.embed`, which a kernel in a page never calls: a stand-in takes its place while IPython is imported.
+   Should anyone call it, it imports the real one, which says that prompt_toolkit is not there (the site does
+   not ship IPython's terminal). */
 self.ckBoot = `
 import sys, types
 
