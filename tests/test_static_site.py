@@ -213,9 +213,9 @@ def _open(browser, url: str, width=1280, height=900, routes=(), **context_args):
     for pattern, handler in routes:
         context.route(pattern, handler)
     page = context.new_page()
-    page.errors, page.failed = [], []
+    page.errors, page.warnings, page.failed = [], [], []
     page.on("pageerror", lambda e: page.errors.append(str(e)))
-    page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
+    page.on("console", lambda m: {"error": page.errors, "warning": page.warnings}.get(m.type, []).append(m.text))
     page.on("response", lambda r: page.failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
     page.external = record_external_requests(page)
     page.requested = []
@@ -331,9 +331,13 @@ def _table_log(table) -> str:
     return table.locator(".ck-logbox").first.inner_text()
 
 
-def _click_and_wait(page, table, locator):
+def _click_and_wait(page, table, locator, whole=False):
+    """Click and wait until the table's log changes; `whole`: until the computer's replies are in too."""
     before = _table_log(table)
     locator.click()
+    if whole:
+        wait_answered(page, table, before, timeout=60000)
+        return
     page.wait_for_function("([t, b]) => { const x = t.querySelector('.ck-logbox'); return x && x.innerText !== b; }",
                            arg=[table.element_handle(), before], timeout=60000)
 
@@ -482,22 +486,17 @@ def test_after_a_visit_the_site_works_with_the_network_gone(chromium, static_sit
 def test_without_its_snapshot_python_starts_from_nothing(chromium, static_url):
     """A host that does not serve the snapshot (or a browser that cannot unpack it): the page says so in the
     browser's console only, starts Python as Pyodide does by itself, and plays."""
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})
-    context.route("**/pyodide-memory.gz", lambda route: route.abort())
-    page = context.new_page()
-    errors, warnings = [], []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: (warnings if m.type == "warning" else errors if m.type == "error" else []).append(m.text))
-    page.goto(f"{static_url}/faro.html")
+    page = _open(chromium, f"{static_url}/faro.html", routes=[("**/pyodide-memory.gz", lambda route: route.abort())])
     _ready(page)
     assert not _from_snapshot(page)
-    assert any("Python starts without its snapshot" in w for w in warnings), warnings
+    assert any("Python starts without its snapshot" in w for w in page.warnings), page.warnings
     page.locator(".ck-play-start").first.click()
     page.wait_for_selector(".ck-play button.ck-card.ck-playable:not(:disabled)", timeout=60000)
     table = page.locator(".ck-play").first
     _click_and_wait(page, table, table.locator("button.ck-card.ck-playable").first)
-    assert [e for e in errors if "pyodide-memory.gz" not in e] == []   # (the refused request, and nothing else)
-    context.close()
+    assert [e for e in page.errors if "pyodide-memory.gz" not in e] == []   # (the refused request, and nothing else)
+    assert (page.failed, page.external) == ([], [])
+    page.context_.close()
 
 
 def test_two_people_at_one_screen_in_the_browser(chromium, static_url, static_site_dir):
@@ -541,9 +540,7 @@ def test_a_game_under_way_comes_back_after_a_reload(chromium, static_url):
     table = page.locator(".ck-play").first
     page.wait_for_function("(t) => t.querySelector('button.ck-card.ck-playable:not(:disabled)')",
                            arg=table.element_handle(), timeout=60000)
-    before = _table_log(table)
-    table.locator("button.ck-card.ck-playable").first.click()
-    wait_answered(page, table, before, timeout=60000)     # the move, then the computer's replies
+    _click_and_wait(page, table, table.locator("button.ck-card.ck-playable").first, whole=True)
     page.wait_for_timeout(1000)               # the browser's storage is written after the move
     log = _table_log(table)
     page.reload()
