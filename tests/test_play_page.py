@@ -149,7 +149,9 @@ def test_every_game_is_played_by_clicking(chromium, site_url, game):
             actions.first.click()
         else:
             table.locator("button.ck-card.ck-playable").first.click()
-        _wait_change(page, table, html)
+        # the computer's replies too: the move shows at once, and the buttons of that moment are replaced
+        # when the replies (or the round's end) come
+        wait_answered(page, table, html)
         assert table.locator(".ck-error").count() == 0, table.locator(".ck-error").all_inner_texts()
     assert _table_html(table) != first_log
     # the log scrolls as one box: no trick's list scrolls inside it (its heading would cover the line above)
@@ -296,7 +298,7 @@ def test_a_phone_keeps_the_hand_and_the_trick_in_play_on_one_screen(chromium, si
         html = _table_html(table)
         cards = table.locator("button.ck-card.ck-playable:not(:disabled)")
         (cards.first if cards.count() else table.locator("button.ck-action").first).click()   # Faro: the amount
-        _wait_change(page, table, html)
+        wait_answered(page, table, html)
         # the move is shown at once, then the computer's replies: wait for the next decision (or the end)
         page.wait_for_function("""(t) => t.querySelector('button.ck-next') ||
             t.querySelector('button.ck-action:not(:disabled)') ||

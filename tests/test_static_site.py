@@ -370,7 +370,8 @@ def test_a_whole_game_against_the_expert_with_the_hint_and_the_record(chromium, 
         if table.locator("a.ck-download").count():
             break
         choice = table.locator("button.ck-action:not(:disabled)")
-        _click_and_wait(page, table, choice.first if choice.count() else table.locator("button.ck-card.ck-playable").first)
+        _click_and_wait(page, table, choice.first if choice.count() else table.locator("button.ck-card.ck-playable").first,
+                        whole=True)
     download_record(page, table, tmp_path, "magische7")
     table.locator("button", has_text="Review my game").click()       # the expert reviews it, in the browser
     page.wait_for_function("(t) => [...t.querySelectorAll('.ck-review')].some(r => /decision/.test(r.innerText))",
