@@ -261,7 +261,7 @@ def test_the_keyboard_focus_comes_back_to_the_next_decision_and_shows(chromium, 
     for _ in range(8):                    # pick up, name trump, give back or keep, play: all by Enter
         html = _table_html(table)
         page.keyboard.press("Enter")
-        _wait_change(page, table, html)
+        wait_answered(page, table, html)
         page.wait_for_function(_FOCUS_JS, arg=table.element_handle(), timeout=40000)
         if page.evaluate("document.activeElement.matches('button.ck-card')"):
             cards += 1
