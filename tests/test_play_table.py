@@ -62,17 +62,19 @@ def test_your_move_is_on_the_table_before_the_computer_replies():
     assert shown[-1][0] == after and not any(shown[-1][1])          # last: the replies, your turn again
 
 
-def test_a_move_that_ends_a_round_shows_the_end_of_the_round_first():
-    """When a person's move ends a round and the computer deals and leads the next, the table does not show
-    the next round before the end of this one (its moment) has been looked at."""
-    table = widgets.PlayTable("sieben", players=2, seed=4)
+@pytest.mark.parametrize("bot", ["rule-based", "expert"])
+def test_a_move_that_ends_a_round_shows_the_end_of_the_round_first(bot):
+    """When a person's move ends a round and the computer deals and leads the next (the expert thinking
+    first), the table shows the end of this round (its moment) at once, never the next round before it has
+    been looked at; its button to go on is off until the computer's moves are in."""
+    table = widgets.PlayTable("sieben", players=2, seed=4, bot=bot)
     calls, refresh = [], table._refresh
 
     def refreshed(thinking=False):
-        calls.append((thinking, bool(table._moments)))
         refresh(thinking)
+        calls.append((thinking, bool(table._moments), "ck-moment" in table._table.value, table._next.disabled))
     table._refresh = refreshed
-    bot, ended = RandomBot(3), 0
+    player, ended = RandomBot(3), 0
     for _ in range(200):
         if table.state.is_terminal() or ended >= 2:
             break
@@ -80,11 +82,12 @@ def test_a_move_that_ends_a_round_shows_the_end_of_the_round_first():
             table.next_round()
             continue
         calls.clear()
-        assert table.play(bot.choose(table.state))
+        assert table.play(player.choose(table.state))
         if table._moments:
             ended += 1
-            assert (True, True) not in calls, calls
-            assert calls[-1] == (False, True)                  # the moment is what the page shows
+            assert all(shows for _, waits, shows, _ in calls if waits), calls   # the moment, never the next round
+            assert calls[0][:3] == (True, True, True) and calls[0][3], calls   # at once, its button off
+            assert calls[-1] == (False, True, True, False), calls             # then its button on
     assert ended >= 2
 
 

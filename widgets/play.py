@@ -745,15 +745,15 @@ class PlayTable(w.VBox):
         as it stands, the hand's buttons off: the kernel sends each change at once, so the visitor sees the
         move just made at once, however long the computer's turns take (a bank that weighs its odds, or in
         the browser, where Python runs slower). Before a bot that thinks for a while (the expert) decides,
-        the page also says who is thinking. With several people, or when the move ended a round, only then
-        (the covered table: the next person may already be in front of the screen)."""
+        the page also says who is thinking. With several people, only then (the covered table: the next person
+        may already be in front of the screen). When the move ended a round, what the page shows is that round's
+        end (`_refresh`), not the next round the computer begins."""
         s = self.state
         shown = said = False
         while not s.is_terminal() and s.current_player not in self.people:
             bot = self.bots[s.current_player]
             thinks = bot.name in THINKERS and len(s.legal_actions()) > 1
-            # (not while the end of a round waits to be looked at: the table would show the next round first)
-            if not shown and (thinks or not (self.several or self._moments)):
+            if not shown and (thinks or not self.several):
                 self._refresh(thinking=True)
                 shown = True
             if thinks:
@@ -1120,12 +1120,13 @@ class PlayTable(w.VBox):
 
     def _refresh(self, thinking: bool = False) -> None:
         """Show the state; `thinking`: while a bot thinks, with the hand's buttons off. While the end of a
-        round waits to be looked at, that moment is shown instead, with one button to go on. With several
-        people, between two turns (and while the computer thinks) the covered table."""
+        round waits to be looked at, that moment is shown instead, with one button to go on (off while the
+        computer plays on into the next round). With several people, between two turns (and while the computer
+        thinks) the covered table."""
         if self.covered or (thinking and self.several):
             self._show_cover(thinking)
             return
-        if self._moments and not thinking and not self.state.is_terminal():
+        if self._moments and not self.state.is_terminal():
             m = self._moments[0]
             announce = happened_html([line for _, line in m["since"]])
             self._table.value = self._links(m["html"])
@@ -1135,8 +1136,9 @@ class PlayTable(w.VBox):
             coming = f"{m['coming'][:1].lower()}{m['coming'][1:]}"
             # the next round was played to its end without the human (a coup he banked): see it, then play on
             self._next.description = f"See {coming} ▸" if more else f"Play {coming} ▸"
+            self._next.disabled = thinking
             self._actions.children = [self._next]
-            self._undo.disabled = not self._own_moves()
+            self._undo.disabled = thinking or not self._own_moves()
             self._hint.disabled = True
             self._show_log()
             self._show_review_button()
