@@ -82,6 +82,19 @@ def download_record(page, table, folder, game: str):
     return record
 
 
+def table_log(table) -> str:
+    """A play table's log: the last widget the table sets as it answers a click (the table, the hand and the
+    buttons are set before it)."""
+    return table.locator(".ck-logbox").first.inner_text()
+
+
+def wait_log_changed(page, table, before: str, timeout: float = 40000) -> None:
+    """Wait until the kernel's answer has changed the table's log (`before`: its text before the click; the
+    widget replaces its HTML, so the element is looked up afresh each time)."""
+    page.wait_for_function("([t, before]) => { const x = t.querySelector('.ck-logbox'); return x && x.innerText !== before; }",
+                           arg=[table.element_handle(), before], timeout=timeout)
+
+
 def wait_answered(page, table, before: str, timeout: float = 40000) -> None:
     """Wait for the kernel's whole answer to the visitor's move at a play table (`before`: its log before the
     move): the table shows the move at once, Undo off, then the computer's replies; the answer is complete once

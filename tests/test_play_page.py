@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import cardkit
-from site_server import download_record, open_page, wait_answered
+from site_server import download_record, open_page, table_log, wait_answered, wait_log_changed
 
 
 def _open(chromium, site_url, name, width=1200, height=1000):
@@ -23,24 +23,11 @@ def _close(context) -> None:
     context.close()
 
 
-def _table_html(table) -> str:
-    """What shows that the kernel has answered a click in full: the log, the last widget the table sets
-    (the table, the hand and the buttons are set before it)."""
-    return table.locator(".ck-logbox").first.inner_text()
-
-
-def _wait_change(page, table, before, timeout=40000):
-    """Wait until the kernel's answer has changed the log (the widget replaces its HTML, so the element
-    is looked up afresh each time)."""
-    page.wait_for_function("([t, before]) => { const x = t.querySelector('.ck-logbox'); return x && x.innerText !== before; }",
-                           arg=[table.element_handle(), before], timeout=timeout)
-
-
 def _play_card(page, table):
     # the kernel's updates arrive widget by widget: wait until the hand shows a card to play
     page.wait_for_function("(t) => t.querySelector('button.ck-card.ck-playable:not(:disabled)')",
                            arg=table.element_handle(), timeout=40000)
-    html = _table_html(table)
+    html = table_log(table)
     table.locator("button.ck-card.ck-playable").first.click()
     try:
         wait_answered(page, table, html)
@@ -53,9 +40,9 @@ def test_four_players_the_bots_tricks_and_the_announcement(chromium, site_url):
     context, page = _open(chromium, site_url, "magische7.ipynb")
     table = page.locator(".ck-play").first
     table.scroll_into_view_if_needed()
-    html = _table_html(table)
+    html = table_log(table)
     table.locator("button", has_text="4 players").click()        # nothing played yet: no question
-    _wait_change(page, table, html)
+    wait_log_changed(page, table, html)
     assert table.locator(".ck-pos-top").count() == 1 and table.locator(".ck-pos-left").count() == 1
     assert "A new game with 4 players." in table.locator(".ck-live").inner_text()
     # North leads: choose an opponent, then play cards until a click has set off a whole trick of the bots
@@ -65,9 +52,9 @@ def test_four_players_the_bots_tricks_and_the_announcement(chromium, site_url):
             t.querySelector('button.ck-card.ck-playable:not(:disabled)')""", arg=table.element_handle(), timeout=40000)
         buttons = table.locator("button.ck-action")
         if buttons.count():
-            html = _table_html(table)
+            html = table_log(table)
             buttons.first.click()
-            _wait_change(page, table, html)
+            wait_log_changed(page, table, html)
             # the choice made, the kernel takes its buttons away (Magische 7 has no other action)
             page.wait_for_function("(t) => !t.querySelector('button.ck-action')", arg=table.element_handle(),
                                    timeout=40000)
@@ -89,17 +76,16 @@ def test_new_game_asks_first_and_keep_playing_keeps_the_game(chromium, site_url)
     table = page.locator(".ck-play").first
     table.scroll_into_view_if_needed()
     _play_card(page, table)
-    log = table.locator(".ck-logbox").inner_text()
+    log = table_log(table)
     table.locator("button", has_text="New game").click()
     question = table.get_by_text("will be lost")
     question.wait_for(timeout=40000)
     table.locator("button", has_text="Keep playing").click()
     question.wait_for(state="detached", timeout=40000)
-    assert table.locator(".ck-logbox").inner_text() == log
+    assert table_log(table) == log
     table.locator("button", has_text="New game").click()
     table.locator("button", has_text="Yes, deal a new game").click()
-    page.wait_for_function("([t, before]) => t.querySelector('.ck-logbox').innerText !== before",
-                           arg=[table.element_handle(), log], timeout=40000)
+    wait_log_changed(page, table, log)
     assert page.errors == []
     _close(context)
 
@@ -129,7 +115,7 @@ def test_every_game_is_played_by_clicking(chromium, site_url, game):
     context, page = _open(chromium, site_url, f"{game}.ipynb")
     table = page.locator(".ck-play").first
     table.scroll_into_view_if_needed()
-    first_log = _table_html(table)
+    first_log = table_log(table)
     for _ in range(10):
         page.wait_for_function("""(t) => t.querySelector('a.ck-download') ||
             (t.querySelector('.ck-moment') && t.querySelector('button.ck-next:not(:disabled)')) ||
@@ -143,7 +129,7 @@ def test_every_game_is_played_by_clicking(chromium, site_url, game):
             page.wait_for_function("([t, m]) => !t.querySelector('.ck-moment') || t.querySelector('.ck-moment')"
                                    ".innerText !== m", arg=[table.element_handle(), moment], timeout=40000)
             continue
-        html = _table_html(table)
+        html = table_log(table)
         actions = table.locator("button.ck-action:not(:disabled)")
         if actions.count():
             actions.first.click()
@@ -153,7 +139,7 @@ def test_every_game_is_played_by_clicking(chromium, site_url, game):
         # when the replies (or the round's end) come
         wait_answered(page, table, html)
         assert table.locator(".ck-error").count() == 0, table.locator(".ck-error").all_inner_texts()
-    assert _table_html(table) != first_log
+    assert table_log(table) != first_log
     # the log scrolls as one box: no trick's list scrolls inside it (its heading would cover the line above)
     assert page.evaluate("""(t) => [...t.querySelectorAll('.ck-logbox ol')]
         .every(o => o.scrollHeight <= o.clientHeight + 1)""", table.element_handle())
@@ -259,7 +245,7 @@ def test_the_keyboard_focus_comes_back_to_the_next_decision_and_shows(chromium, 
     page.wait_for_function(_FOCUS_JS, arg=table.element_handle(), timeout=40000)
     cards = 0
     for _ in range(8):                    # pick up, name trump, give back or keep, play: all by Enter
-        html = _table_html(table)
+        html = table_log(table)
         page.keyboard.press("Enter")
         wait_answered(page, table, html)
         page.wait_for_function(_FOCUS_JS, arg=table.element_handle(), timeout=40000)
@@ -295,7 +281,7 @@ def test_a_phone_keeps_the_hand_and_the_trick_in_play_on_one_screen(chromium, si
             t.querySelector('button.ck-card.ck-playable:not(:disabled)')""", arg=table.element_handle(), timeout=40000)
         if table.locator("button.ck-next").count():
             break
-        html = _table_html(table)
+        html = table_log(table)
         cards = table.locator("button.ck-card.ck-playable:not(:disabled)")
         (cards.first if cards.count() else table.locator("button.ck-action").first).click()   # Faro: the amount
         wait_answered(page, table, html)
@@ -346,7 +332,7 @@ def test_a_closed_table_comes_back_after_a_reload(chromium, site_url):
     context, page = _open(chromium, site_url, "sieben.ipynb")
     table = page.locator(".ck-play").first
     _play_card(page, table)
-    log = _table_html(table)
+    log = table_log(table)
     hand = table.locator("button.ck-card").all_inner_texts()
     kernel = page.evaluate('JSON.parse(document.getElementById("jupyter-config-data").textContent).kernelId')
     page.evaluate("""async (kernel) => {

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import io
 import json
 import os
 import re
@@ -26,7 +25,8 @@ from urllib.parse import unquote, urljoin, urlsplit
 import pytest
 
 import cardkit
-from site_server import STATIC_READY, download_record, record_external_requests, serving_static, wait_answered
+from site_server import (STATIC_READY, download_record, record_external_requests, serving_static, table_log,
+                         wait_answered, wait_log_changed)
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
@@ -327,19 +327,11 @@ def test_the_site_works_under_a_sub_path(chromium, static_site_dir, tmp_path):
 
 
 # --- a whole game, against the expert, with the Hint and the record ----------------------------------------------
-def _table_log(table) -> str:
-    return table.locator(".ck-logbox").first.inner_text()
-
-
 def _click_and_wait(page, table, locator, whole=False):
     """Click and wait until the table's log changes; `whole`: until the computer's replies are in too."""
-    before = _table_log(table)
+    before = table_log(table)
     locator.click()
-    if whole:
-        wait_answered(page, table, before, timeout=60000)
-        return
-    page.wait_for_function("([t, b]) => { const x = t.querySelector('.ck-logbox'); return x && x.innerText !== b; }",
-                           arg=[table.element_handle(), before], timeout=60000)
+    (wait_answered if whole else wait_log_changed)(page, table, before, timeout=60000)
 
 
 def test_a_whole_game_against_the_expert_with_the_hint_and_the_record(chromium, static_url, static_site_dir, tmp_path):
@@ -543,7 +535,7 @@ def test_a_game_under_way_comes_back_after_a_reload(chromium, static_url):
                            arg=table.element_handle(), timeout=60000)
     _click_and_wait(page, table, table.locator("button.ck-card.ck-playable").first, whole=True)
     page.wait_for_timeout(1000)               # the browser's storage is written after the move
-    log = _table_log(table)
+    log = table_log(table)
     page.reload()
     _ready(page)
     back = page.locator(".ck-play-resume")
@@ -552,6 +544,6 @@ def test_a_game_under_way_comes_back_after_a_reload(chromium, static_url):
     back.click()
     table = page.locator(".ck-play").first
     page.wait_for_function("(t) => t.querySelector('.ck-logbox')", arg=table.element_handle(), timeout=60000)
-    assert _table_log(table) == log
+    assert table_log(table) == log
     assert (page.errors, page.failed, page.external) == ([], [], [])
     page.context_.close()
