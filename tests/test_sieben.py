@@ -434,6 +434,29 @@ def test_counting_90_per_round_50_wins(players):
             assert max(sides) >= 50 and r["winner"] == sides.index(max(sides))
 
 
+@covers("S7-4.2", "S7-4.3")
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("match", ["round", "game"])
+def test_the_seats_counters_agree_with_the_round_last_trick_included(players, match):
+    """Once a round is over, the counters on the seats add up to the round's (90 in all): the seat of the
+    player who took the last trick counts its 10 too (issue 39: the seats said 80 where the round said 90)."""
+    g = game(players=players, match=match)
+    for seed in range(4):
+        s = g.blank_state()                  # dealt by hand: between rounds it waits at the next deal
+        s.apply(g.random_deal(Rng(seed)))
+        play_round(s, random_play(seed))
+        assert s.current_player == (TERMINAL if match == "round" else CHANCE)
+        r = s.rounds[-1]
+        assert r["why"] != "four"
+        for viewer in (None, *range(players)):
+            seats = [int(seat.info.split()[0]) for seat in s.view(viewer).seats]
+            sides = seats if players < 4 else [seats[0] + seats[2], seats[1] + seats[3]]
+            assert sides == r["counters"] and sum(seats) == 90
+        last = g.player_names().index(last_trick(s)[2])
+        assert "10 for the last trick" in s.view(None).seats[last].info
+        assert all("last trick" not in seat.info for seat in s.view(None).seats if seat.player != last)
+
+
 @covers("S7-4.4")
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_views_hide_hands_and_won_cards_but_show_counters(players):

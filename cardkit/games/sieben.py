@@ -519,13 +519,20 @@ class SiebenState(State):
         n = self.n
         teacher = player is None
         seats = []
+        # once the round is played out, the last trick's 10 counts on its taker's seat, as in the round's
+        # counters (S7-4.2, `round_counters`): the seats add up to the round's 90
+        bonus = self.last_trick[1] if self.last_trick is not None and not any(self.hands) and not self.stock \
+            else None
         for p in range(n):
             visible = teacher or player == p
             hand = list(self.hands[p]) if visible else [None] * len(self.hands[p])
             cards = sum(len(t) for t in self.won[p])
+            won = f"{plural(self.counters[p], 'counter')} in {plural(cards, 'card')} won"
+            if p == bonus:
+                won = (f"{plural(self.counters[p] + LAST_TRICK, 'counter')}: {self.counters[p]} in "
+                       f"{plural(cards, 'card')} won and {LAST_TRICK} for the last trick")
             seats.append(Seat(p, names[p], hand, team=TEAMS[p % 2] if n == 4 else "",
-                              score=plural(self.points[self.side(p)], "point"),
-                              info=f"{plural(self.counters[p], 'counter')} in {plural(cards, 'card')} won",
+                              score=plural(self.points[self.side(p)], "point"), info=won,
                               current=p == self.current_player))
         piles = []
         if self.trick or self.current_player >= 0:
