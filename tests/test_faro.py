@@ -359,6 +359,36 @@ def test_stakes_between_the_turns_under_the_historical_reading():
     assert s.ledger.total() == 0
 
 
+@covers("FA-3.8", "FA-5.1")
+def test_no_late_stake_on_a_rank_with_no_card_left_to_turn():
+    """FA-3.8. Between the turns a punter stakes only on a rank that still has a card to turn: all eight 9s
+    turned, or the 8th King the bottom card (dead, FA-1.5), leaves nothing for a stake to meet. Such a stake
+    is not offered, and forced it names FA-3.8 and changes nothing."""
+    turns = [("9H", "9D"), ("9C", "9S"), ("9H", "9D"), ("9C", "9S"),
+             ("KH", "KD"), ("KC", "KS"), ("KH", "KD"), ("KS", "7H")]
+    s = stacked(turns, bottom="KC", late_stakes=True)
+    play(s, "done", "show", "turn")
+    assert "9S" in legal(s) and "KS" in legal(s)
+    play(s, "done", "turn", "done", "turn", "done", "turn")
+    assert s.live_count(8) == 0 and "9S" not in legal(s) and "KS" in legal(s) and "7S" in legal(s)
+    play(s, *["done", "turn"] * 4)
+    assert s.live_count(12) == 0 and s.live_count(6) == 7
+    assert "9S" not in legal(s) and "KS" not in legal(s) and "7S" in legal(s) and legal(s)[-1] == "done"
+    for text in ("9S", "KS"):
+        before = s.snapshot()
+        with pytest.raises(IllegalActionError) as e:
+            s.apply(text)
+        assert e.value.rule == "FA-3.8" and "no card" in e.value.why and s.snapshot() == before, text
+    play(s, "7S", "stake 1")                              # a rank with cards left is staked as before
+    assert legal(s)[-1] == "done" and "9S" not in legal(s)
+    # a card withdrawn to the book on a rank that has gone dead is not offered again
+    s = stacked([("7H", "KD"), ("7C", "7D"), ("7H", "7D"), ("7C", "7S"), ("7S", "2H")], late_stakes=True)
+    play(s, "7S", "stake 2", "done", "show", "turn", "lappe", "done", "turn", "withdraw")
+    assert "7S" in legal(s)                               # three 7s turned, five left
+    play(s, *["done", "turn"] * 3)
+    assert s.live_count(6) == 0 and "7S" not in legal(s)
+
+
 @covers("FA-3.5")
 def test_sept_et_le_va_multiplies_by_seven_also_after_a_loss():
     s = stacked([("7H", "KD")], limit=50)

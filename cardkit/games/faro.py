@@ -416,10 +416,20 @@ class FaroState(State):
         if ph == DECIDE:
             return self._choices()
         if ph == STAKE:
-            return [*self._picks[self.current_player], DONE]
+            return self._stake_actions(self.current_player)
         if ph == AMOUNT:
             return self.game._amount_actions[:]
         return [SHOW_A]
+
+    def _stake_actions(self, p: int) -> list:
+        """The punter's stakes to make, and "no more stakes" (FA-3.1). Between the turns (FA-3.8) only on a
+        rank that still has a card to turn: a stake on a rank whose cards are all out (the shown bottom card,
+        dead, counts as out) could neither win nor lose."""
+        picks = self._picks[p]
+        if self.bottom_shown:
+            live = self.live_count
+            return [*(a for a in picks if live(RANK_OF[a.card])), DONE]
+        return [*picks, DONE]
 
     def _choices(self) -> list:
         """The choices about the stake first in `pending` (a fresh list)."""
@@ -469,13 +479,13 @@ class FaroState(State):
             self.ledger.post(self._names[p], TABLE, d, "stake", "FA-3.1", self.deal_no)
             self.picked = None
             self.phase = STAKE
-            return [*self._picks[p], DONE]
+            return self._stake_actions(p)
         if d == D_DONE:
             self.staker += 1
             punters = self.game.punters
             if self.staker < len(punters):
                 p = self.current_player = punters[self.staker]
-                return [*self._picks[p], DONE]
+                return self._stake_actions(p)
             self.current_player = BANK
             if self.bottom_shown:                   # FA-3.8: stakes between the turns; the next turn
                 self.phase = TURN
@@ -536,7 +546,7 @@ class FaroState(State):
             self.phase = STAKE
             self.staker = 0
             p = self.current_player = self.game.punters[0]
-            return [*self._picks[p], DONE]
+            return self._stake_actions(p)
         self.phase = TURN
         self.current_player = BANK
         return [TURN_A]
@@ -725,6 +735,11 @@ class FaroState(State):
                                       text)
         if card not in self.hands[p]:
             return IllegalActionError("FA-3.1", f"you have already staked on the {card.label}", text)
+        if ph == STAKE and self.bottom_shown and not self.live_count(RANK_OF[card]):
+            return IllegalActionError("FA-3.8", f"no card of the {rank_word(RANK_OF[card])}s is left to turn"
+                                      + (" (the last one is the bottom card, which counts for nobody)"
+                                         if RANK_OF[self.bottom] == RANK_OF[card] else "")
+                                      + ": a stake on the rank could neither win nor lose", text)
         return super()._illegal(text)
 
     def _unreadable(self, text: str) -> IllegalActionError:
@@ -828,8 +843,8 @@ class FaroState(State):
             what = f"your {rank_word(r)}"
             choices = [(a, new_stake(a.data, before, st.orig, st.amount)) for a in self.legal_actions()]
         else:
-            r = RANK_OF[self.picked] if self.phase == AMOUNT else RANK_OF[self.hands[player][0]] \
-                if self.hands[player] else 0
+            offered = [a.card for a in self.legal_actions() if a.data == D_PICK]
+            r = RANK_OF[self.picked] if self.phase == AMOUNT else RANK_OF[offered[0]] if offered else 0
             what = "a rank you stake" if self.phase == STAKE else f"your {rank_word(r)}"
             choices = [(STAKE_A[k], k) for k in self.game.amounts]
         turn, show = self.rank_odds(r)
