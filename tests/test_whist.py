@@ -564,6 +564,40 @@ def test_a_shown_card_is_called_by_the_partner_or_by_the_opponents():
     assert s._phase != 4 and not s._liable(E)
 
 
+@covers("WH-4.8.1", "WH-2.3", "WH-4.5")
+def test_the_turned_card_taken_back_from_a_revoke_is_a_shown_card():
+    """The dealer (South) plays the turned A♠ as a revoke on clubs and takes it back: it lies face up as any
+    card taken back does, and at his next turn (he won the trick with 5♣ and leads) it is called as any
+    shown card — under the quick rules it waits for his partner's call, under the classic laws an opponent
+    may call it and, not called, South plays as he likes."""
+    rec = Record.loads(  # the record of issue 39, as it was filed
+        '{"format": "cardkit-record", "version": 1, "game": "whist", "options": {"players": 4, "mode": "table", '
+        '"ruleset": "source", "first_dealer": "highest", "revoke_bar": "game", "calling": "partner", '
+        '"first_six": "book"}, "actions": ["deal: AS 2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AC 2D 3D 4D 5D 6D 7D '
+        '8D 9D 10D JD QD KD AD 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS", '
+        '"deal: 2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AC 2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD AD 2H 3H 4H 5H 6H '
+        '7H 8H 9H 10H JH QH KH AH 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS", "2C", "3C", "4C", "AS", "5C"]}')
+    for calling, caller in (("partner", N), ("opponents", W)):
+        s = rec.final_state(calling=calling)
+        assert s.dealer == S and s.turned.text == "AS" and s.corrections and s.leader == S
+        assert P("AS")[0] in s.faceup[S] and "AS" in hand(s, S)
+        assert [c for c in s.view(E).seats[S].hand if c is not None] == P("AS")   # face up for all to see
+        assert s.current_player == caller and legal(s) == ["call AS", "no call"]
+        assert "holds the A♠ face up" in s.view(S).status
+        t = rec.final_state(calling=calling)
+        t.apply("call AS")
+        assert t.current_player == S and legal(t) == ["AS"]                   # called: he leads it now
+        s.apply("no call")
+        assert s.current_player == S and ("AS" in legal(s)) == (calling == "opponents")
+        if calling == "partner":
+            with pytest.raises(IllegalActionError) as e:
+                s.apply("AS")
+            assert e.value.rule == "WH-4.8.1" and "partner calls it" in e.value.why
+        s.apply("KC")                                  # another card: the A♠ stays face up, and is asked again
+        assert P("AS")[0] in s.faceup[S]
+        assert s.current_player == W and "call AS" not in legal(s)         # only the holder's turns ask
+
+
 @covers("WH-4.8.1", "WH-3.3")
 def test_a_card_exposed_in_a_deal_let_stand_is_called_only_under_the_quick_rules():
     """A card exposed in a deal that nobody redealt: a shown card under §8 (the partner calls it); under the

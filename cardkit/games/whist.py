@@ -375,10 +375,16 @@ class WhistState(State):
 
     # WH-4.8.1: a shown card is called -------------------------------------------------------------
     def _liable(self, p: int) -> list:
-        """The shown cards in p's hand that may be called: not the turned trump card; under the classic laws
-        not a card exposed in a deal that was let stand ("the exposed card cannot be called")."""
+        """The shown cards in p's hand that may be called: not the turned trump card while it is only that
+        (WH-2.3: everyone saw it turned) — once the dealer has played it as a revoke and taken it back
+        (WH-4.5) it is a shown card like any other; under the classic laws not a card exposed in a deal that
+        was let stand ("the exposed card cannot be called")."""
         fu = self.faceup[p]
-        out = [c for c in fu if c is not self.turned]
+        t = self.turned
+        if t in fu and not any(wrong is t for _, _, wrong, _ in self.corrections):
+            out = [c for c in fu if c is not t]
+        else:
+            out = list(fu)
         if out and self._callmode == "opponents" and self.exposed:
             dealt = {c for _, c in self.exposed}
             out = [c for c in out if c not in dealt]
@@ -944,7 +950,8 @@ class WhistState(State):
                 hand = up + [None] * (len(cards) - len(up))
             s = p & 1
             seats.append(Seat(p, NAMES[p], hand, team=TEAMS[s], score=self._score_words(s),
-                              info=f"{plural(self.won[s], 'trick')} this hand" if self.hands_dealt else "",
+                              info=f"{plural(sum(w == p for _, _, w in self.done), 'trick')} this hand · "
+                                   f"{TEAMS[s]} {self.won[s]}" if self.hands_dealt else "",
                               current=p == self.current_player))
         piles = []
         if self.current_player >= 0 or self.trick:
