@@ -726,3 +726,64 @@ def test_while_the_computer_thinks_between_two_people_the_table_stays_covered(mo
     assert shown
     for html, cards, log, msg in shown:
         assert "ck-cover" in html and "ck-table" not in html and not cards and log == "" and "is thinking" in msg
+
+
+# --- the seat boxes say what they count --------------------------------------------------------------
+def test_whist_seats_show_each_players_own_tricks_and_the_sides_total_as_the_sides():
+    """Issue 39: each partner's box said "1 trick this hand" where that was the side's total. Each seat now
+    shows the tricks it took itself (counted here from the last trick's "won by …" after every trick) and
+    the side's total named as the side's; the two partners' own tricks add up to the side's."""
+    table = widgets.PlayTable("whist", seed=3)
+    names = table.game.player_names()
+    bot, own = RandomBot(5), dict.fromkeys(names, 0)
+    tricks, checked = table.state.progress(), 0
+    while not table.state.is_terminal() and checked < 12:
+        table.play(bot.choose(table.state))
+        table.next_round() if table._moments else None
+        s = table.state
+        now = s.progress()
+        if now[0] != tricks[0]:                      # a new hand: every seat starts again from 0
+            own = dict.fromkeys(names, 0)
+            tricks = now
+            continue
+        done = int(now[1].split()[-1]) - int(tricks[1].split()[-1]) if now[1].startswith("Trick") else 0
+        if done <= 0:
+            continue
+        # the human's move and the bots' answers may finish several tricks: replay to count each taker
+        replay = s.game.blank_state()
+        own = dict.fromkeys(names, 0)
+        for a in s.history:
+            before = replay.progress()
+            replay.apply(a)
+            if replay.progress() != before and before[1].startswith("Trick") and replay.progress()[0] == now[0]:
+                note = next(p.note for p in replay.view(None).piles if p.kind == "last-trick")
+                own[next(n for n in names if note.startswith(f"won by {n} "))] += 1
+        tricks = now
+        html = table._table.value
+        for seat in s.view(0).seats:
+            mine = own[seat.name]
+            side = sum(own[names[q]] for q in range(4) if q % 2 == seat.player % 2)
+            assert seat.info == f"{mine} trick{'' if mine == 1 else 's'} this hand, {side} for the side"
+            assert seat.info in html
+        checked += 1
+    assert checked >= 8
+
+
+def test_sieben_seats_count_the_last_tricks_ten_as_the_round_does():
+    """Issue 39: when a round of Sieben was played out, the seats said 80 counters in all where the round's
+    end said 90 (the last trick's 10 left out). At each round's end, as the table shows it, the counters on
+    the seats add up to the round's 90, the taker of the last trick's seat naming its 10."""
+    table = widgets.PlayTable("sieben", seed=2)
+    bot, ends = RandomBot(3), 0
+    while not table.state.is_terminal() and ends < 3:
+        if table._moments:
+            html = table._table.value
+            boxes = re.findall(r"<div class='ck-seat [^']*'>(.*?)</div>", html)
+            seats = [re.search(r"(\d+) counters?(?::| in)", b).group(1) for b in boxes]
+            assert len(seats) == table.game.num_players, html
+            assert sum(map(int, seats)) == 90 and sum("10 for the last trick" in b for b in boxes) == 1
+            ends += 1
+            table.next_round()
+            continue
+        table.play(bot.choose(table.state))
+    assert ends >= 2

@@ -950,8 +950,8 @@ class WhistState(State):
                 hand = up + [None] * (len(cards) - len(up))
             s = p & 1
             seats.append(Seat(p, NAMES[p], hand, team=TEAMS[s], score=self._score_words(s),
-                              info=f"{plural(sum(w == p for _, _, w in self.done), 'trick')} this hand · "
-                                   f"{TEAMS[s]} {self.won[s]}" if self.hands_dealt else "",
+                              info=f"{plural(sum(w == p for _, _, w in self.done), 'trick')} this hand, "
+                                   f"{self.won[s]} for the side" if self.hands_dealt else "",
                               current=p == self.current_player))
         piles = []
         if self.current_player >= 0 or self.trick:
