@@ -25,6 +25,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 import pytest
 
 import cardkit
+from cardkit.static_site import build
 from site_server import (STATIC_READY, download_record, record_external_requests, serving_static, table_log,
                          wait_answered, wait_log_changed)
 
@@ -127,11 +128,19 @@ def test_the_service_worker_lists_every_file_with_its_hash(static_site_dir):
     sw = (static_site_dir / "service-worker.js").read_text()
     files = json.loads(re.search(r"const FILES = (\{.*?\});", sw, re.S).group(1))
     on_disk = {p.relative_to(static_site_dir).as_posix() for p in static_site_dir.rglob("*") if p.is_file()}
-    assert set(files) == on_disk - {"service-worker.js"}
+    assert set(files) == on_disk - {"service-worker.js", build.MANIFEST}
     for rel in ("index.html", "sieben.html", "static/pyodide/pyodide.asm.wasm", "manifest.webmanifest"):
         data = (static_site_dir / rel).read_bytes()
         assert files[rel] == [hashlib.sha256(data).hexdigest()[:16], len(data)]
     assert 'importScripts("jupyterlite-service-worker.js")' in sw
+
+
+def test_the_site_lists_the_files_it_wrote_so_a_rebuild_touches_only_those(static_site_dir):
+    listed = build.check_target(static_site_dir)
+    on_disk = {p.relative_to(static_site_dir).as_posix(): p for p in static_site_dir.rglob("*") if p.is_file()}
+    assert set(listed) == set(on_disk) - {build.MANIFEST}
+    for rel in ("index.html", "service-worker.js", "static/pyodide/pyodide.asm.wasm"):
+        assert listed[rel] == hashlib.sha256(on_disk[rel].read_bytes()).hexdigest()
 
 
 def test_the_site_is_installable_as_an_app(static_site_dir):

@@ -660,8 +660,112 @@ def prune(out: Path) -> None:
     (out / "api" / "contents" / "all.json").write_text(json.dumps(listing, indent=1) + "\n")
 
 
+# --- where the site goes: a folder it made, or a new one; nothing else is ever touched -------------------------
+MANIFEST = ".cardkit-site.json"         # written into every built site: the files that build wrote there
+MANIFEST_FORMAT = "cardkit-static-site"
+
+
+def _listed(out: Path) -> dict | None:
+    """The files an earlier build of this kit wrote into `out` (relative path -> sha256), from its manifest;
+    None if `out` holds no such manifest (or one that is not this kit's, or lists a path outside `out`)."""
+    try:
+        data = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != MANIFEST_FORMAT or not isinstance(data.get("files"), dict):
+        return None
+    files = data["files"]
+    for rel in files:
+        parts = Path(rel).parts
+        if not isinstance(rel, str) or not parts or Path(rel).is_absolute() or ".." in parts or rel == MANIFEST:
+            return None
+    return files
+
+
+def check_target(out: Path) -> dict:
+    """Before any work: `out` must be a new folder, an empty one, or an earlier build of this kit (its manifest
+    lists the files that build wrote). Returns the files listed there ({} for a new or empty folder); anything
+    else is refused in one line."""
+    if out.is_symlink() and not out.exists():
+        raise BuildError(f"{out} is a broken link: choose a folder for the site")
+    if out.exists() and not out.is_dir():
+        raise BuildError(f"{out} is a file, not a folder: choose a new or empty folder for the site")
+    if not out.exists():
+        parent = next((p for p in out.parents if p.exists()), None)
+        if parent is None or not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
+            raise BuildError(f"cannot make the folder {out} (no writable folder above it)")
+        return {}
+    if not os.access(out, os.W_OK | os.X_OK):
+        raise BuildError(f"cannot write into {out}")
+    if not any(out.iterdir()):
+        return {}
+    listed = _listed(out)
+    if listed is None:
+        raise BuildError(f"{out} is not empty and is not a site this kit built (it has no {MANIFEST}): nothing was "
+                         "changed; choose a new or empty folder (a site built before the kit kept that list: remove "
+                         "it yourself)")
+    return listed
+
+
+def install_site(stage: Path, out: Path, listed: dict) -> None:
+    """Put the built site (`stage`) in `out`. A new folder is filled beside it and renamed into place. An
+    earlier build is replaced file by file: only the files its manifest lists are overwritten or removed (and
+    the folders they leave empty); every other file in `out` stays. A new file that would overwrite a file the
+    earlier build did not write stops the install before anything is changed."""
+    new = {p.relative_to(stage).as_posix(): p for p in sorted(stage.rglob("*")) if p.is_file()}
+    manifest = {"format": MANIFEST_FORMAT, "version": 1,
+                "files": {rel: sha256(p.read_bytes()) for rel, p in new.items()}}
+    if not out.exists() or (not listed and out.is_dir() and not any(out.iterdir())):
+        out.parent.mkdir(parents=True, exist_ok=True)
+        fresh = Path(tempfile.mkdtemp(prefix=f".{out.name}.cardkit-new-", dir=out.parent))
+        try:
+            shutil.copytree(stage, fresh, dirs_exist_ok=True)
+            (fresh / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+            fresh.chmod(0o755)
+            if out.exists():
+                out.rmdir()             # empty (checked above): the new site takes its place
+            fresh.rename(out)
+        finally:
+            if fresh.exists():
+                shutil.rmtree(fresh)
+        return
+    for rel in new:                     # nothing of the reader's is ever overwritten, nothing outside `out` written
+        for up in reversed(Path(rel).parents[:-1]):
+            q = out / up
+            if q.is_symlink() or (q.exists() and not q.is_dir()):
+                if up.as_posix() not in listed:
+                    raise BuildError(f"the new site needs the folder {q}, but a file or link the earlier build did "
+                                     "not write is there: nothing was changed; move it away or choose another folder")
+        target = out / rel
+        if (target.exists() or target.is_symlink()) and (rel not in listed or target.is_dir()):
+            raise BuildError(f"the new site would overwrite {target}, which the earlier build did not write: "
+                             "nothing was changed; move it away or choose another folder")
+    for rel, src in new.items():        # each file replaced whole (a reader never gets half a file)
+        target = out / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(f".{target.name}.cardkit-new")
+        shutil.copyfile(src, tmp)
+        os.replace(tmp, target)
+    dirs = set()
+    for rel in listed:                  # the earlier build's files that this one no longer has
+        if rel not in new:
+            p = out / rel
+            if p.is_symlink() or p.is_file():
+                p.unlink()
+            dirs.update(out / d for d in Path(rel).parents[:-1])
+    for d in sorted(dirs, key=lambda d: len(d.parts), reverse=True):
+        try:
+            d.rmdir()                   # only if empty: a reader's file keeps its folder
+        except OSError:
+            pass
+    tmp = out / f".{MANIFEST}.new"
+    tmp.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    os.replace(tmp, out / MANIFEST)
+
+
 def build(out: Path, cache: Path = DEFAULT_CACHE) -> None:
-    out = out.resolve()
+    out = Path(os.path.abspath(out))
+    listed = check_target(out)          # before any work: refuse a folder this kit did not make
     cache.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="cardkit-static-") as tmp:
         tmp = Path(tmp)
@@ -681,12 +785,8 @@ def build(out: Path, cache: Path = DEFAULT_CACHE) -> None:
         say("Running the pages")
         pages = build_pages(stage, lite, kernel_chunk)
         offline_files(stage, pages)
-        if out.exists():
-            if any(out.iterdir()) and not (out / "service-worker.js").is_file():
-                raise BuildError(f"{out} is not empty and not a built site: choose another folder")
-            shutil.rmtree(out)
-        shutil.copytree(stage, out)
-    size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
+        size = sum(p.stat().st_size for p in stage.rglob("*") if p.is_file())
+        install_site(stage, out, check_target(out))     # checked again: the folder may have changed meanwhile
     say(f"The static site is in {out} ({len(pages)} pages, {size / 1e6:.1f} MB). Serve that folder with any "
         f"web server, e.g. python -m http.server -d {out}")
 
@@ -698,7 +798,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         build(args.out, args.cache)
-    except BuildError as e:
+    except (BuildError, OSError) as e:
         print(f"cardkit build-static: {e}", file=sys.stderr)
         return 1
     return 0
