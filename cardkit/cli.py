@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import os
 import sys
 
 import cardkit
@@ -165,9 +166,23 @@ def cmd_card(args) -> int:
     from . import rulecard
     card = rulecard.rule_card(args.game, **_option_args(args.option))
     if args.pdf:
+        path = os.path.abspath(args.pdf)
+        if os.path.isdir(path):
+            raise CardkitError(f"{args.pdf} is a folder: give a file name for the card, e.g. {args.game}-rules.pdf")
+        if not os.path.isdir(os.path.dirname(path)):
+            raise CardkitError(f"cannot write {args.pdf}: there is no folder {os.path.dirname(path)}")
+        if os.path.lexists(path) and not args.force:
+            raise CardkitError(f"{args.pdf} exists: nothing was written (--force replaces it)")
         data = rulecard.card_pdf(card)
-        with open(args.pdf, "wb") as f:
-            f.write(data)
+        tmp = f"{path}.cardkit-new"          # written whole, then put in place: a full disk leaves the old file
+        try:
+            with open(tmp, "wb") as f:
+                f.write(data)
+            os.replace(tmp, path)
+        except OSError as e:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise CardkitError(f"cannot write {args.pdf}: {e.strerror or e}") from None
         print(f"wrote {args.pdf} ({rulecard.page_count(data)} page(s), {len(data) // 1000} kB)", file=sys.stderr)
         return 0
     print(rulecard.card_text(card))
@@ -234,6 +249,7 @@ def main(argv=None) -> int:
     c.add_argument("game")
     c.add_argument("-o", "--option", action="append", metavar="NAME=VALUE", help="a game option, e.g. players=4")
     c.add_argument("--pdf", metavar="FILE", help="write the card as a PDF of one or two pages (needs fpdf2)")
+    c.add_argument("--force", action="store_true", help="with --pdf: replace FILE if it exists")
     q = sub.add_parser("questions", help="a set of Test-yourself questions with the answers (a teacher's sheet)")
     q.add_argument("game")
     q.add_argument("--set", type=int, default=1, metavar="N", help="the set's number, 1 to 9999 (default 1)")

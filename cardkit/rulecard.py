@@ -5,9 +5,11 @@
     cardkit.rulecard.card_pdf(card)                      # the same card as a PDF file's bytes (fpdf2)
 
 Everything on the card comes from the rulebook (``cardkit/rules/<game>.toml``) and the game's options, so the
-card never drifts from the rules the engine plays: each section's rule and its finer rules (the first sentences
-of their texts), and for every conflict and gap the reading the kit plays, the others, and the switch that
-chooses them; then every option with its choices. The PDF is drawn by fpdf2 (a well-kept PDF library) with the
+card never drifts from the rules the engine plays: for each rule its statement *as played* (``played`` in the
+rulebook: the rule's own words and those of the reading in force, with the options' values filled in — never a
+cut of the discussion), the engine's tables (settlements, scores, ranks) beneath the rules they belong to, for
+every conflict and gap the reading in force and the others; then every option with its choices. Rule IDs are
+not in a line's words: on the page each rule's title links to it. The PDF is drawn by fpdf2 (a well-kept PDF library) with the
 DejaVu fonts in ``cardkit/fonts``; fpdf2 is imported only when a PDF is made (on the server or in the static
 build, never in the engine's play or in a visitor's browser).
 """
@@ -21,19 +23,20 @@ from importlib import resources
 from .errors import CardkitError
 from .rules import link_rule_ids, md_html
 
-FIRST_TOP = 420          # characters of a section's own text the card keeps (whole sentences)
-FIRST_FINE = 240         # characters of a finer rule's text
+# the engine's tables that are advice or illustration, not rules: they stay on the game's page
+NOT_ON_CARD = {"strategy", "players", "trick"}
 
 
 @dataclass
 class Item:
     id: str
     title: str
-    text: str                       # the rule's first sentences (the rulebook's little Markdown)
+    text: str                       # the rule as played under the options in force (the rulebook's little Markdown)
     kind: str
     reading: str = ""               # a conflict's or gap's reading the kit plays (its label)
     others: list = field(default_factory=list)    # the other readings' labels
     switch: str = ""                # the option that chooses, in plain words
+    table: object = None            # the engine's table for this rule (rules.Table), if the card carries one
 
 
 @dataclass
@@ -64,21 +67,6 @@ class RuleCard:
     changed: list                   # the options in force that are not the kit's defaults, in words
 
 
-def first_sentences(text: str, limit: int) -> str:
-    """The first paragraph of a rule's text, cut after whole sentences at about `limit` characters."""
-    para = re.split(r"\n\s*\n", (text or "").strip())[0]
-    if para.lstrip().startswith("- "):
-        return para.strip()
-    para = " ".join(para.split())
-    sents = re.split(r"(?<=[.!?])\s+(?=[A-Z(„“\"*])", para)
-    out = ""
-    for s in sents:
-        if out and len(out) + len(s) > limit:
-            break
-        out = f"{out} {s}".strip()
-    return out
-
-
 def _value_words(o, rule, value) -> str:
     if rule is not None:
         for rd in rule.readings:
@@ -100,7 +88,11 @@ def rule_card(game: str, **options) -> RuleCard:
     by_option = {o.rule: o for o in g.option_specs}
 
     def item(r) -> Item:
-        it = Item(r.id, r.title, first_sentences(r.text, FIRST_TOP if r.parent is None else FIRST_FINE), r.kind)
+        if not r.played and not any(rd.played for rd in r.readings):
+            raise CardkitError(f"{game}'s rulebook has no statement of rule {r.id} as played")
+        it = Item(r.id, r.title, book.as_played(r), r.kind)
+        if r.table and r.table not in NOT_ON_CARD and r.table in book.tables:
+            it.table = _plain_table(book.tables[r.table])
         o = by_option.get(r.id)
         if r.readings and r.option and r.option in g.options:
             value = g.options[r.option]
@@ -114,7 +106,8 @@ def rule_card(game: str, **options) -> RuleCard:
     sections = []
     for top in book.sections():
         items = [item(r) for r in book.rules if r.id.startswith(top.id + ".")]
-        sections.append(Section(top.id, top.title, first_sentences(top.text, FIRST_TOP), items, item(top)))
+        head = item(top)
+        sections.append(Section(top.id, top.title, head.text, items, head))
     lines, changed = [], []
     for o in g.option_specs:
         rule = book.rule(o.rule) if o.rule in book.ids() else None
@@ -137,22 +130,45 @@ def _text_html(text: str, href) -> str:
     return link_rule_ids(body, href) if href else body
 
 
+def _plain_table(t):
+    """An engine's table as the card shows it: the cells' rule IDs (links on the page) left out."""
+    from .rules import Table
+    strip = lambda c: " ".join(re.sub(r"\s*[(\[]\s*[A-Z][A-Z0-9]*-\d+(?:\.\d+)*(?:\s*,\s*[A-Z][A-Z0-9]*-\d+(?:\.\d+)*)*\s*[)\]]",  # noqa: E731
+                                         "", str(c)).split())
+    return Table([strip(h) for h in t.headers], [[strip(c) for c in r] for r in t.rows], strip(t.caption))
+
+
+def _readings_words(it: Item) -> str:
+    """The reading in force and the others, in a line (empty for a rule without readings)."""
+    if not (it.reading and it.others):
+        return ""
+    return (f"The kit plays: {it.reading}. Other reading{'s' if len(it.others) > 1 else ''}: "
+            f"{'; '.join(it.others)}.")
+
+
+def _id_link(rule_id: str, href) -> str:
+    """A rule's small link to its place on the game's page (its ID stays out of the card's words)."""
+    url = href(rule_id) if href else None
+    if not url:
+        return ""
+    e = html.escape
+    return (f" <a class='ck-rule-link ck-card-ref' href='{e(url)}' title='the rule in full on this page'>"
+            f"<small>{e(rule_id)}</small></a>")
+
+
 def _item_html(it: Item, href, heading: bool = False) -> str:
     e = html.escape
-    rid = link_rule_ids(e(it.id), href) if href else e(it.id)
-    head = f"<b>{rid} {e(it.title)}.</b> " if not heading else ""
-    reading = ""
-    if it.reading and it.others:
-        reading = (f"<span class='ck-card-reading'><b>The kit plays:</b> {e(it.reading)}. Other reading"
-                   f"{'s' if len(it.others) > 1 else ''}: {e('; '.join(it.others))}"
-                   + (f" — the switch: “{e(it.switch)}”" if it.switch else "") + ".</span>")
-    elif it.reading:
-        reading = f"<span class='ck-card-reading'><b>In force:</b> {e(it.reading)}.</span>"
-    return f"<p class='ck-card-item ck-card-{it.kind.replace(' ', '-')}'>{head}{_text_html(it.text, href)} {reading}</p>"
+    head = f"<b>{e(it.title)}.</b>{_id_link(it.id, href)} " if not heading else ""
+    rd = _readings_words(it)
+    reading = f" <span class='ck-card-reading'>{e(rd)}</span>" if rd else ""
+    table = f"<div class='ck-scroll-x'>{it.table.html()}</div>" if it.table is not None else ""
+    return (f"<p class='ck-card-item ck-card-{it.kind.replace(' ', '-')}'>{head}{_text_html(it.text, None)}{reading}</p>"
+            + table)
 
 
 def card_html(card: RuleCard, href=None, element_id: str = "") -> str:
-    """The card as HTML (an <article class='ck-card'>): rule IDs link with `href(rule_id)` where given."""
+    """The card as HTML (an <article class='ck-card'>): each rule's title links to the rule on the page with
+    `href(rule_id)` where given."""
     e = html.escape
     parts = [f"<article class='ck-card' lang='en'{f' id={chr(39)}{e(element_id)}{chr(39)}' if element_id else ''}>",
              f"<header><h3 class='ck-card-title'>{e(card.title)} — the rules as the kit plays them</h3>",
@@ -160,9 +176,8 @@ def card_html(card: RuleCard, href=None, element_id: str = "") -> str:
              + (f" <b>Options in force:</b> {e('; '.join(card.changed))}." if card.changed else "") + "</p></header>",
              "<div class='ck-card-body'>"]
     for s in card.sections:
-        rid = link_rule_ids(e(s.id), href) if href else e(s.id)
-        parts.append(f"<section class='ck-card-section'><h4>{rid} {e(s.title)}</h4>")
-        if s.text:
+        parts.append(f"<section class='ck-card-section'><h4>{e(s.title)}{_id_link(s.id, href)}</h4>")
+        if s.text or s.head.table is not None:
             parts.append(_item_html(s.head, href, heading=True))
         parts += [_item_html(it, href) for it in s.items]
         parts.append("</section>")
@@ -181,20 +196,44 @@ def card_text(card: RuleCard) -> str:
     if card.changed:
         out += ["Options in force: " + "; ".join(card.changed) + ".", ""]
     for s in card.sections:
-        out += [f"## {s.id} {s.title}", ""]
-        for it in ([s.head] if s.text else []) + s.items:
-            head = "" if it is s.head else f"**{it.id} {it.title}.** "
+        out += [f"## {s.title}", ""]
+        for it in ([s.head] if s.text or s.head.table is not None else []) + s.items:
+            head = "" if it is s.head else f"**{it.title}.** "
             line = head + " ".join(it.text.split())
-            if it.reading and it.others:
-                line += (f" *The kit plays: {it.reading}. Other reading{'s' if len(it.others) > 1 else ''}: "
-                         f"{'; '.join(it.others)}" + (f" — the switch: “{it.switch}”" if it.switch else "") + ".*")
-            elif it.reading:
-                line += f" *In force: {it.reading}.*"
+            rd = _readings_words(it)
+            if rd:
+                line += f" *{rd}*"
             out += [line, ""]
+            if it.table is not None:
+                out += [it.table.markdown(), ""]
     out += ["## The options", ""]
     out += [f"- {o.what}: **{o.value}**" + (f" ({' · '.join(o.choices)})" if len(o.choices) > 1 else "")
             for o in card.options]
     return "\n".join(out + ["", card.sources])
+
+
+def card_lines(card: RuleCard) -> list[str]:
+    """Every line of the card's words (each rule's statement with its readings, each table row in words), as
+    the tests read them: none may end in a colon or a question, name a rule ID or a file."""
+    out = []
+    for s in card.sections:
+        for it in [s.head, *s.items]:
+            if it.text:
+                out.append(" ".join(it.text.split()))
+            if _readings_words(it):
+                out.append(_readings_words(it))
+            if it.table is not None:
+                out += table_lines(it.table)
+    return out
+
+
+def table_lines(t) -> list[str]:
+    """A table's rows in words, one line each ("Bank 17 to 20 — player 21: pays double"), for the PDF's columns."""
+    out = [t.caption] if t.caption else []
+    for r in t.rows:
+        cells = [f"{h}: {c}" for h, c in zip(t.headers[1:], r[1:]) if str(c).strip()]
+        out.append(f"{r[0]} — " + "; ".join(cells) if cells else str(r[0]))
+    return out
 
 
 # --- as a file ------------------------------------------------------------------------------------------------
@@ -250,8 +289,8 @@ def card_pdf(card: RuleCard) -> bytes:
     with pdf.text_columns(ncols=2, gutter=5, text_align="LEFT", line_height=1.12) as cols:
         for s in card.sections:
             with cols.paragraph(top_margin=1.6, bottom_margin=0.6) as par:
-                write(par, f"{s.id} {s.title}", "B", 9.2)
-            if s.text:
+                write(par, s.title, "B", 9.2)
+            if s.text or s.head.table is not None:
                 _pdf_item(cols, write, s.head, heading=True)
             for it in s.items:
                 _pdf_item(cols, write, it)
@@ -271,20 +310,17 @@ def card_pdf(card: RuleCard) -> bytes:
 
 def _pdf_item(cols, write, it: Item, heading: bool = False) -> None:
     text = " ".join(line.strip() for line in it.text.splitlines())
-    text = text.replace(" - ", " • ") if text.startswith("- ") else text
-    if text.startswith("- "):
-        text = "• " + text[2:]
     with cols.paragraph(bottom_margin=0.5) as par:
         if not heading:
-            write(par, f"{it.id} {it.title}. ", "B")
+            write(par, f"{it.title}. ", "B")
         write(par, text + " ")
-        if it.reading and it.others:
-            write(par, "The kit plays: ", "BI")
-            write(par, f"{it.reading}. Other reading{'s' if len(it.others) > 1 else ''}: {'; '.join(it.others)}"
-                  + (f" — the switch: “{it.switch}”" if it.switch else "") + ".", "I")
-        elif it.reading:
-            write(par, "In force: ", "BI")
-            write(par, f"{it.reading}.", "I")
+        rd = _readings_words(it)
+        if rd:
+            write(par, rd, "I")
+    if it.table is not None:
+        for line in table_lines(it.table):
+            with cols.paragraph(bottom_margin=0.2) as par:
+                write(par, "• " + line, "", 7)
 
 
 def page_count(pdf: bytes) -> int:

@@ -61,6 +61,7 @@ class Reading:
     label: str
     text: str
     cite: list[Citation] = field(default_factory=list)
+    played: str = ""        # the rule as played under this reading, in plain words a player can act on
 
 
 @dataclass
@@ -108,6 +109,7 @@ class Rule:
     default_reason: str = ""
     table: str = ""
     example: str = ""
+    played: str = ""        # the rule as played (under every reading), in plain words a player can act on
 
     @property
     def parent(self) -> str | None:
@@ -130,12 +132,27 @@ class Rulebook:
     tables: dict = field(default_factory=dict)
     options: dict = field(default_factory=dict)    # option name -> Option (its plain words for pages)
     notation: str = ""                             # how records write cards and moves (not on rule cards)
+    values: dict = field(default_factory=dict)     # the options in force (name -> value) of the game it was made for
 
     def rule(self, rule_id: str) -> Rule:
         for r in self.rules:
             if r.id == rule_id:
                 return r
         raise CardkitError(f"{self.game} has no rule {rule_id!r}; rules: {', '.join(r.id for r in self.rules)}")
+
+    def as_played(self, r: "Rule | str", values: dict | None = None) -> str:
+        """The rule as the engine plays it under the options in force (`values`, by default those the book was
+        made for): the rule's own statement, then the statement of the reading in force, with every `{option}`
+        filled in with the option's value in words. Plain words, never cut from the discussion."""
+        r = self.rule(r) if isinstance(r, str) else r
+        values = self.values if values is None else values
+        parts = [r.played]
+        if r.readings:
+            value = values.get(r.option, r.default)
+            rd = next((x for x in r.readings if x.value == value), None)
+            if rd is not None:
+                parts.append(rd.played)
+        return fill_options(" ".join(p for p in parts if p), values, self.options)
 
     def ids(self) -> list[str]:
         return [r.id for r in self.rules]
@@ -148,27 +165,38 @@ class Rulebook:
 
     # rendering ------------------------------------------------------------------------------------
     def rule_markdown(self, r: Rule) -> str:
+        """One rule as Markdown for a reader at the terminal (`cardkit rules GAME`): the rule as played, the
+        discussion, the quotations signed with the source's own name, the readings side by side, and the
+        command-line switch on one line of its own."""
         depth = 2 + r.id.count(".")
-        out = [f"{'#' * depth} {r.id} {r.title}", "", f"*{KIND_TEXT[r.kind]}*", "", r.text.strip(), ""]
+        out = [f"{'#' * depth} {r.id} {r.title}", "", f"*{KIND_TEXT[r.kind]}*", ""]
+        played = self.as_played(r)
+        if played:
+            out += [f"**As played:** {played}", ""]
+        out += [r.text.strip(), ""]
         for c in r.cite:
             out += _cite_md(c)
         if r.readings:
-            out += ["| Reading | Option value | What it says |", "|---|---|---|"]
+            out += ["| Reading | What it says | As played |", "|---|---|---|"]
             for rd in r.readings:
                 mark = " **(default)**" if rd.value == r.default else ""
-                srcs = "; ".join(c.short() for c in rd.cite)
-                out.append(f"| {rd.label}{mark} | `{r.option}={rd.value!r}` | {_one_line(rd.text)}"
-                           f"{' (' + srcs + ')' if srcs else ''} |")
+                srcs = "; ".join(f"{document(c.source).name}, §{c.section}" for c in rd.cite)
+                out.append(f"| {rd.label}{mark} | {_one_line(rd.text)}{' (' + srcs + ')' if srcs else ''} "
+                           f"| {_one_line(fill_options(' '.join(p for p in (r.played, rd.played) if p), self.values, self.options))} |")
             out.append("")
             if r.default_reason:
-                out += [f"**Default** `{r.option}={r.default!r}`: {r.default_reason.strip()}", ""]
+                default = next((rd.label for rd in r.readings if rd.value == r.default), "")
+                out += [f"**Default{': ' + default if default else ''}.** {r.default_reason.strip()}", ""]
+            if r.option:
+                out += ["*At the command line:* " + ", ".join(
+                    f"`-o {r.option}={rd.value}` ({rd.label})" for rd in r.readings) + ".", ""]
         if r.table and r.table in self.tables:
             out += [self.tables[r.table].markdown(), ""]
         return "\n".join(out)
 
     def to_markdown(self) -> str:
         out = [f"# {self.title} — rulebook", "", self.intro.strip(), "",
-               "Sources: " + ", ".join(f"`{s}`" for s in self.sources), ""]
+               "Sources: " + ", ".join(document(s).name for s in self.sources) + ".", ""]
         out += [self.rule_markdown(r) for r in self.rules]
         if self.notation.strip():
             out += ["## Notation", "", self.notation.strip(), ""]
@@ -236,6 +264,25 @@ class Rulebook:
                 + "".join(self.rule_html(r) for r in self.rules) + notation + "</article>")
 
 
+def option_words(value, spec=None) -> str:
+    """An option's value as a card says it: a number as it is, a choice by its label."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, int):
+        return str(value)
+    return spec.label(value) if spec is not None else str(value)
+
+
+def fill_options(text: str, values: dict, specs: dict | None = None) -> str:
+    """`{name}` in a rule-as-played statement: the value in force of the game's option `name`, in words."""
+    def sub(m):
+        name = m.group(1)
+        if name not in values:
+            raise CardkitError(f"a rule's statement names {{{name}}}, which is no option of the game")
+        return option_words(values[name], (specs or {}).get(name))
+    return re.sub(r"\{(\w+)\}", sub, text)
+
+
 def _one_line(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|")
 
@@ -244,7 +291,7 @@ def _cite_md(c: Citation) -> list[str]:
     out = [f"> „{_one_line(c.original)}“  "] if c.original else []
     if c.english:
         out.append(f"> *{_one_line(c.english)}*  ")
-    out += [f"> — `{c.source}`, §{c.section}", ""]
+    out += [f"> — {document(c.source).name}, §{c.section}", ""]
     return out
 
 
@@ -324,7 +371,9 @@ def parse_rulebook(text: str, game_name: str, data: dict | None = None) -> Ruleb
     for d in data.get("rule", []):
         d = dict(d)
         try:
-            rd = [Reading(x["value"], x["label"], x.get("text", ""), _cites(x.get("cite"))) for x in d.pop("reading", [])]
+            rd = [Reading(x["value"], x["label"], x.get("text", ""), _cites(x.get("cite")), " ".join(x.get("played", "").split()))
+                  for x in d.pop("reading", [])]
+            d["played"] = " ".join(d.get("played", "").split())
             rule = Rule(readings=rd, cite=_cites(d.pop("cite", [])), **d)
         except (TypeError, KeyError) as e:
             raise CardkitError(f"{game_name} rulebook: bad rule {d.get('id')!r}: {e}") from None
@@ -350,5 +399,6 @@ def load_rulebook(game_name: str, game=None) -> Rulebook:
         if game is not None:
             book.tables = game.rule_tables()
             book.options = {o.name: o for o in game.option_specs}
+            book.values = dict(game.options)
         _CACHE[key] = book
     return _CACHE[key]

@@ -95,3 +95,21 @@ def test_the_card_and_a_set_from_the_command_line(tmp_path, capsys):
     assert "Sieben (Sedma): set 12, the answers" in out and out.count("✓") >= 8
     assert main(["questions", "sieben", "--set", "0"]) == 2
     assert "whole number from 1 to 9999" in capsys.readouterr().err
+
+
+def test_the_pdf_never_replaces_a_file_without_force_and_a_bad_path_is_one_line(tmp_path, capsys):
+    from cardkit.cli import main
+    mine = tmp_path / "README.md"
+    mine.write_text("my notes")
+    assert main(["card", "faro", "--pdf", str(mine)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "exists: nothing was written (--force replaces it)" in err
+    assert mine.read_text() == "my notes"
+    assert main(["card", "faro", "--pdf", str(mine), "--force"]) == 0
+    assert mine.read_bytes().startswith(b"%PDF-")
+    capsys.readouterr()
+    for bad in (tmp_path / "no" / "such" / "folder.pdf", tmp_path):
+        assert main(["card", "faro", "--pdf", str(bad)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "Traceback" not in err and err.startswith("cardkit: ")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["README.md"]
