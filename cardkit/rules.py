@@ -245,7 +245,8 @@ class Rulebook:
                              f"{link(md_html(rd.text))}{cites}</div>")
             switch = self.switch_text(r)
             if switch:
-                parts.append(f"<p class='ck-switch'><small>The switch: “{link(e(switch))}”.</small></p>")
+                parts.append(f"<p class='ck-switch'><small>To play another reading: the play table's "
+                             f"<b>Options…</b>, “{link(e(switch))}”.</small></p>")
             parts.append(f"<div class='ck-readings' style='display:flex;gap:1em;flex-wrap:wrap'>{''.join(cells)}</div>")
             if r.default_reason:
                 default = next((rd.label for rd in r.readings if rd.value == r.default), "")
