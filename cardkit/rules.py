@@ -232,6 +232,11 @@ class Rulebook:
         if heading:
             parts.append(f"<h{depth}>{e(r.id)} {e(r.title)}</h{depth}>")
         parts.append(f"<p class='ck-kind'><em>{e(KIND_TEXT[r.kind])}</em></p>")
+        played = self.as_played(r)
+        if played:
+            what = "As played by default" if r.readings and self.values.get(r.option, r.default) == r.default \
+                else "As played"
+            parts.append(f"<p class='ck-played'><strong>{what}:</strong> {_inline(e(played))}</p>")
         parts.append(link(md_html(r.text)))
         for c in r.cite:
             parts.append(_cite_html(c))
