@@ -113,7 +113,7 @@ def rule_card(game: str, **options) -> RuleCard:
         rule = book.rule(o.rule) if o.rule in book.ids() else None
         values = list(o.choices) if o.choices else []
         v = g.options[o.name]
-        what = (o.help or o.name).strip()
+        what = _no_ids((o.help or o.name).strip())
         lines.append(OptionLine(what[:1].upper() + what[1:], _value_words(o, rule, v),
                                 [_value_words(o, rule, x) for x in values], v == o.default))
         if v != o.default:
@@ -130,12 +130,21 @@ def _text_html(text: str, href) -> str:
     return link_rule_ids(body, href) if href else body
 
 
+def _no_ids(text: str) -> str:
+    """Words without the rule IDs in them ("house rule M7-5: …" -> "house rule: …"): the card links its rules."""
+    from .rules import RULE_ID
+    text = re.sub(r"\s*\((?:rule in brackets|rules? [A-Z][A-Z0-9]*-[\d.]+)\)", "", text)
+    return " ".join(RULE_ID.sub("", text).replace(" :", ":").split())
+
+
 def _plain_table(t):
     """An engine's table as the card shows it: the cells' rule IDs (links on the page) left out."""
     from .rules import Table
     strip = lambda c: " ".join(re.sub(r"\s*[(\[]\s*[A-Z][A-Z0-9]*-\d+(?:\.\d+)*(?:\s*,\s*[A-Z][A-Z0-9]*-\d+(?:\.\d+)*)*\s*[)\]]",  # noqa: E731
                                          "", str(c)).split())
-    return Table([strip(h) for h in t.headers], [[strip(c) for c in r] for r in t.rows], strip(t.caption))
+    keep = [i for i, h in enumerate(t.headers) if "as printed" not in h]     # the scan's own row is not a rule
+    return Table([strip(t.headers[i]) for i in keep], [[strip(r[i]) for i in keep] for r in t.rows],
+                 _no_ids(strip(t.caption)))
 
 
 def _readings_words(it: Item) -> str:
@@ -318,7 +327,11 @@ def _pdf_item(cols, write, it: Item, heading: bool = False) -> None:
         if rd:
             write(par, rd, "I")
     if it.table is not None:
-        for line in table_lines(it.table):
+        lines = table_lines(it.table)
+        if it.table.caption:
+            with cols.paragraph(bottom_margin=0.2) as par:
+                write(par, lines.pop(0), "I", 7)
+        for line in lines:
             with cols.paragraph(bottom_margin=0.2) as par:
                 write(par, "• " + line, "", 7)
 
