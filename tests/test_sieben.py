@@ -457,6 +457,25 @@ def test_the_seats_counters_agree_with_the_round_last_trick_included(players, ma
         assert all("last trick" not in seat.info for seat in s.view(None).seats if seat.player != last)
 
 
+def test_the_move_that_ends_a_round_is_told_also_after_the_next_deal():
+    """A state made from a seed deals the next round by itself: the narration of the round's last move, given
+    that state as the position after it, still tells the last trick and the round's result."""
+    g = game()
+    s = g.new_state(seed=5)
+    choose = random_play(5)
+    while len(s.rounds) < 1:
+        before, a = s.clone(), choose(s)
+        s.apply(a)
+    assert s.round_no == 2 and s.last_trick is None
+    between = g.blank_state()
+    for x in before.history:
+        between.apply(x)
+    between.apply(a)
+    line = before.describe(a, s)
+    assert line == before.describe(a, between)
+    assert "adds 10 for the last trick" in line and "wins the round" in line
+
+
 @covers("S7-4.4")
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_views_hide_hands_and_won_cards_but_show_counters(players):

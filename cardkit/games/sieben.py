@@ -53,7 +53,7 @@ OPTIONS = (
     Option("score_difference", False, choices=(False, True), rule="S7-7.2",
            help="variation: the round's winner scores the difference of counters, to a higher target"),
     Option("difference_target", 500, choices=(100, 200, 300, 500, 1000), rule="S7-7.2.1",
-           help="variation S7-7.2: the points that win the game when the difference is scored"),
+           help="variation: the points that win the game when the difference of counters is scored"),
     Option("four_of_a_kind", False, choices=(False, True), rule="S7-7.3",
            help="variation: four equal cards in hand win the round at once, for 4 points"),
     Option("eights_wild", False, choices=(False, True), rule="S7-7.4",
@@ -639,7 +639,9 @@ class SiebenState(State):
         p = self.current_player
         who = names[p]
         ahead = after is None      # a move not yet made (the Hint): say nothing that hangs on unseen cards
-        if ahead:
+        if ahead or after.round_no != self.round_no:
+            # (a state made from a seed deals the next round by itself: the position the move made, before
+            # that deal, is made here, so that the round's last trick and result are still there to tell)
             after = self._copy()
             after._apply(action)
         if action.card is None:
