@@ -147,6 +147,11 @@ def _plain_table(t):
                  _no_ids(strip(t.caption)))
 
 
+def _titled(title: str) -> str:
+    """A rule's title as the head of its line: with a full stop unless it ends in its own sign."""
+    return title if title.endswith((".", "?", "!")) else title + "."
+
+
 def _readings_words(it: Item) -> str:
     """The reading in force and the others, in a line (empty for a rule without readings)."""
     if not (it.reading and it.others):
@@ -167,7 +172,7 @@ def _id_link(rule_id: str, href) -> str:
 
 def _item_html(it: Item, href, heading: bool = False) -> str:
     e = html.escape
-    head = f"<b>{e(it.title)}.</b>{_id_link(it.id, href)} " if not heading else ""
+    head = f"<b>{e(_titled(it.title))}</b>{_id_link(it.id, href)} " if not heading else ""
     rd = _readings_words(it)
     reading = f" <span class='ck-card-reading'>{e(rd)}</span>" if rd else ""
     table = f"<div class='ck-scroll-x'>{it.table.html()}</div>" if it.table is not None else ""
@@ -207,7 +212,7 @@ def card_text(card: RuleCard) -> str:
     for s in card.sections:
         out += [f"## {s.title}", ""]
         for it in ([s.head] if s.text or s.head.table is not None else []) + s.items:
-            head = "" if it is s.head else f"**{it.title}.** "
+            head = "" if it is s.head else f"**{_titled(it.title)}** "
             line = head + " ".join(it.text.split())
             rd = _readings_words(it)
             if rd:
@@ -321,7 +326,7 @@ def _pdf_item(cols, write, it: Item, heading: bool = False) -> None:
     text = " ".join(line.strip() for line in it.text.splitlines())
     with cols.paragraph(bottom_margin=0.5) as par:
         if not heading:
-            write(par, f"{it.title}. ", "B")
+            write(par, f"{_titled(it.title)} ", "B")
         write(par, text + " ")
         rd = _readings_words(it)
         if rd:

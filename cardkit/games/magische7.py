@@ -69,7 +69,7 @@ def trick_outcome(led: Card, follow: Card, opts: dict) -> tuple[bool, str, str]:
         return False, "M7-2", "the led card wins: the review lists no exception for a Spiegel"
     if a == "kreuz" and b == "spiegel":
         if opts["kreuz_vs_spiegel"] == "spiegel":
-            return True, "M7-3", "a led Kreuz loses the trick (the review, §3(b2), and the Piatnik rule sheet)"
+            return True, "M7-3", "a led Kreuz loses the trick (so the review of the game in WIN and the Piatnik rule sheet)"
         return False, "M7-3", "a Spiegel played second loses (the Piatnik rule sheet)"
     if a == "kreuz" and b == "kreuz":
         return True, "M7-1.8", "of two Kreuz the second player takes the trick"
