@@ -907,7 +907,7 @@ class PlayTable(w.VBox):
                        else "Wait for your turn.")
             return
         legal = s.legal_actions()
-        estimates = self.expert_estimates(s, playouts) if len(legal) > 1 else []
+        estimates = self.expert_estimates(s, playouts, explain=True) if len(legal) > 1 else []
         cards_played = any(a.card is not None for a in legal)
         worse = {}
         if estimates:
@@ -915,14 +915,19 @@ class PlayTable(w.VBox):
             worse = {e.text: best - e.mean for e in estimates}
         items = []
         rank = {e.text: i for i, e in enumerate(estimates)}
+        by_text = {e.text: e for e in estimates}
         for a in sorted(legal, key=lambda a: rank.get(a.text, 0)):      # the expert's order, best first
             says = ""
+            does = escape(s.describe(a))
+            if a.text in by_text and by_text[a.text].facts:
+                outcome = self._outcome(s, by_text[a.text])
+                does += f" <small>{escape(outcome[0].upper() + outcome[1:])}.</small>"
             if estimates:
                 gap = worse.get(a.text, 0.0)
                 says = (" <small>(the expert's choice)</small>" if a.text == estimates[0].text else
                         " <small>(about as good, for the expert)</small>" if _no_difference(gap, estimates[0]) else
                         f" <small>(the expert expects {self._gain(gap, estimates[0].unit, less=True)})</small>")
-            items.append(f"<li><b>{escape(a.label)}</b>{says}: {escape(s.describe(a))}</li>")
+            items.append(f"<li><b>{escape(a.label)}</b>{says}: {does}</li>")
         hand = s.view(self.human).seats[self.human].hand
         playable = {a.card for a in legal if a.card is not None}
         refused: dict = {}                       # the cards refused for the same reason, together
@@ -947,16 +952,17 @@ class PlayTable(w.VBox):
                                       f"choice would do:<ul>{''.join(items)}</ul></div>{odds}</div>")
 
     def expert_estimates(self, state, playouts: int | None = None, ms: float | None = None,
-                         seat: int | None = None) -> list:
+                         seat: int | None = None, explain: bool = False) -> list:
         """The expert's estimates for the decision in `state` of the human (or `seat`), asked from that seat
         only: from a state resampled for it (never the state itself, which holds the real hidden cards),
-        seeded by the table and the position. Best first, as `ExpertBot.analyse` gives them."""
+        seeded by the table and the position. Best first, as `ExpertBot.analyse` gives them; with `explain`,
+        each with what its playouts did (`Estimate.facts`: the Hint's "why")."""
         seed = (self._expert_seed * 1_000_003 + len(state.history)) & 0xFFFFFFFFFFFF
         sample = state.resample(self.human if seat is None else seat, Rng(seed))
         floor = None
         if playouts is None and ms is None:
             playouts, ms, floor = default_playouts(state.game.name), THINK_MS, evidence_playouts(state.game)
-        expert = ExpertBot(seed=seed, playouts=playouts, ms=ms, min_playouts=floor)
+        expert = ExpertBot(seed=seed, playouts=playouts, ms=ms, min_playouts=floor, explain=explain)
         return expert.analyse(sample)
 
     def _gain(self, x: float, unit: str = "points", less: bool = False) -> str:
@@ -1010,11 +1016,66 @@ class PlayTable(w.VBox):
                       f"choice, {other}.")
         tried = (f"It dealt the cards you have not seen anew {plural(best.samples, 'time')} and played each "
                  "choice out.")
-        why = f"<b>Why:</b> {escape(s.describe(a))}"
-        if a.card is not None and b.card is not None and a.card.label != b.card.label:
-            why += f" It keeps {escape(b.card.label)} back for later."
+        if best.facts and second.facts:
+            why = (f"<b>Why:</b> {self._with(a)}, {escape(self._outcome(s, best))}; {self._with(b)}, "
+                   f"{escape(self._outcome(s, second))}.")
+        else:                                   # (an expert that gathered no facts: the move in words)
+            why = f"<b>Why:</b> {escape(s.describe(a))}"
         verb = "play" if a.card is not None else "choose"
         return f"<p><b>The expert would {verb}</b> {_named(a)}. {expect} <small>{tried}</small></p><p>{why}</p>"
+
+    @staticmethod
+    def _with(action) -> str:
+        """An action as the "why" names it: "with <b>K♠</b>", "choosing <b>“stand”</b>"."""
+        card = action.card is not None and action.label == action.card.label
+        return f"with {_named(action)}" if card else f"choosing {_named(action)}"
+
+    def _outcome(self, s, estimate) -> str:
+        """What an action did in the expert's playouts, in the game's terms, as a clause (plain text): who
+        took the trick it is played to and how often, how the human's lead over the others moved by the end
+        of the round (hand, coup, deal) or game the expert plays out to, and where the game counts exact
+        odds for that choice ("… if you draw"), those. Only figures over the expert's own deals of the cards
+        the human has not seen, and the odds the Odds panel shows: it names no card."""
+        f = estimate.facts
+        mine = next(x for x in self.game.sides() if self.human in x)
+        whom, es = ("you", "") if len(mine) == 1 else ("your side", "s")
+        n = f["samples"]
+        parts = []
+        word = f["round"].split()[0].lower() if f["round"].split() else ""
+        until = "the game" if f["horizon"] == "game" or not word else f"this {word}"
+        if estimate.unit == "win":              # it plays to win: its shares of the win first
+            won = round(estimate.mean * n)
+            parts.append(f"{whom} win{es} {until} in {won} of the expert's {plural(n, 'deal')}"
+                         if 0 < won < n else f"{whom} win{es} {until} in {'none' if won == 0 else 'every one'} "
+                                             f"of the expert's {plural(n, 'deal')}")
+        if f["trick"]:
+            took, known = f["trick"]
+            if took == known:
+                parts.append(f"{whom} take{es} this trick in every one of the expert's {plural(known, 'deal')}")
+            elif took == 0:
+                parts.append(f"{whom} lose{es} this trick in every one of the expert's {plural(known, 'deal')}")
+            else:
+                parts.append(f"{whom} take{es} this trick in {took} of the expert's {known} deals")
+        score = self.state.view(self.human).seats[self.human].score
+        u = "unit" if "unit" in score else "point"
+        x = f["lead"]
+        lead = self._lead_words()
+        if abs(x) < 0.05:
+            moves = f"{lead} stays about as it is by the end of {until}"
+        else:
+            amount = f"{abs(x):.1f} {u}" + ("" if f"{abs(x):.1f}" == "1.0" else "s")
+            moves = f"{lead} {'grows' if x > 0 else 'shrinks'} by about {amount} by the end of {until}"
+        if not f["trick"]:
+            moves += (f" (it grows in {f['ahead']} and shrinks in {f['behind']} of the expert's "
+                      f"{plural(n, 'deal')})")
+        parts.append(moves)
+        text = ", and ".join(parts)
+        a = estimate.action
+        odds = [o for o in s.advice(self.human) if o.kind == "chance" and
+                re.search(rf"\bif you {re.escape(a.text)}\b", o.label, re.IGNORECASE)]
+        if odds:
+            text += "; the exact odds: " + ", ".join(f"{o.label[0].lower()}{o.label[1:]}, {o.text()}" for o in odds)
+        return text
 
     def toggle_odds(self) -> None:
         """Show or hide the Odds panel: the game's exact odds for the human's decision, kept up to date

@@ -7,7 +7,7 @@ Monte Carlo), anchored to the game's rule-based bot. `bots_for(game)` is a game'
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from operator import attrgetter
 
 from ..errors import CardkitError
@@ -26,13 +26,22 @@ class Estimate:
     playouts' horizon) over `samples` playouts, and (`low`, `high`) its 95 % confidence
     interval (mean ± 1.96 standard errors; infinite with fewer than two playouts). Where the expert plays to
     win (`OBJECTIVE`), `unit` is "win" and `mean` the side's share of the win at the horizon (0 to 1), its
-    points only telling equal shares apart."""
+    points only telling equal shares apart.
+
+    `facts` (only from a bot made with ``explain=True``, else None): what the playouts of the action did, in
+    the game's terms, for a reader — ``lead``, the mean change of the side's lead over the other sides (its
+    standing minus theirs, in the scores' units — points, or money —, the sign turned where the lowest score
+    wins: more is better) to the horizon, ``ahead`` and ``behind``, in how many of the ``samples`` that lead
+    grew or shrank; ``trick``, where the decision is in a trick, (taken, known): in how many samples the
+    mover's side took that trick, of those in which the table said who took it (the last trick's "won by …");
+    else None; ``horizon``, "hand" or "game", and ``round``, the round the decision is in (``progress``)."""
     action: object
     mean: float
     samples: int
     low: float
     high: float
     unit: str = "points"
+    facts: dict | None = field(default=None, compare=False, repr=False)
 
     @property
     def text(self) -> str:
@@ -224,7 +233,7 @@ class ExpertBot(Bot):
 
     def __init__(self, seed: int = 0, playouts: int | None = None, ms: float | None = None, *,
                  policy: str | None = None, horizon: str | None = None, objective: str | None = None,
-                 min_playouts: int | None = None):
+                 min_playouts: int | None = None, explain: bool = False):
         super().__init__(seed)
         if playouts is not None and (isinstance(playouts, bool) or not isinstance(playouts, int) or playouts < 1):
             raise CardkitError(f"playouts must be a positive integer (or None), not {playouts!r}")
@@ -243,6 +252,7 @@ class ExpertBot(Bot):
         self.playouts, self.ms, self.min_playouts = playouts, ms, min_playouts
         self.objective = objective
         self.policy, self.horizon = policy, horizon
+        self.explain = bool(explain)     # gather each action's `Estimate.facts` (the Hint's "why")
         self.stats: dict = {}            # the last analysis: playouts, samples, carried, seconds
         self._carry = None               # the last analysis's samples, for the next decision of the hand
 
@@ -301,6 +311,14 @@ class ExpertBot(Bot):
         pool = self._carried(state, me)
         used = []
         done = 0
+        explain = self.explain
+        if explain:
+            at = state.progress()
+            side = next(s for s in sides if me in s)
+            names = game.player_names()
+            in_trick = bool(at[1]) and any(p.kind == "trick" for p in state.view(me).piles)
+            leads = [[] for _ in range(k)]
+            tricks = [[0, 0] for _ in range(k)]
         while True:
             sample = pool[len(used)] if len(used) < len(pool) else self._sample(state, me)
             used.append(sample)
@@ -311,8 +329,11 @@ class ExpertBot(Bot):
                 r = Rng(seed)                    # the same random numbers for every action of the sample
                 if bot is not None:
                     bot.rng = Rng(seed ^ 0x5A5A)
-                s = self._playout(s, whole_game, r, bot)
+                watch = self._trick_watch(at, names, side, tricks[i]) if explain and in_trick else None
+                s = self._playout(s, whole_game, r, bot, watch)
                 v = sign * (self._level(s.standing(), mine, others) - root)
+                if explain:
+                    leads[i].append(v)
                 if win:
                     share = self._share(s, sides, mine, sign, start_scores, whole_game)
                     shares[i].append(share)
@@ -327,7 +348,13 @@ class ExpertBot(Bot):
                       "seconds": time.perf_counter() - start}
         self._carry = (_game_key(game), me, [None if a.__class__ is Deal else a.text for a in state.history], used)
         unit = "win" if win else "points"
-        out = [Estimate(legal[i], *_interval(vals[i]), unit) for i in range(k)]
+        facts = [None] * k
+        if explain:
+            facts = [{"lead": sum(x) / len(x), "ahead": sum(1 for v in x if v > 1e-9),
+                      "behind": sum(1 for v in x if v < -1e-9), "samples": len(x),
+                      "trick": tuple(tk) if in_trick and tk[1] else None, "horizon": horizon, "round": at[0]}
+                     for x, tk in zip(leads, tricks)]
+        out = [Estimate(legal[i], *_interval(vals[i]), unit, facts[i]) for i in range(k)]
         order = sorted(range(k), key=lambda i: -out[i].mean)
         # playing to win, only the share may overrule the rule-based move: points break ties in the order
         # shown, but a points edge where every sample gave the same share is no evidence that the move wins
@@ -428,11 +455,35 @@ class ExpertBot(Bot):
             won = [t for t, g in zip(sides, gain) if g == best]
         return 1 / len(won) if any(t[0] == mine for t in won) else 0.0
 
-    def _playout(self, s, whole_game: bool, rng, bot):
+    @staticmethod
+    def _trick_watch(at: tuple, names: list, side: list, counts: list):
+        """A `watch` for `_playout`: at the first position past the trick of `at` (``progress``), who took
+        that trick — read where the table says it, the last trick's "won by <name>" — counted into `counts`
+        ([taken by `side`, known])."""
+        by_length = sorted(range(len(names)), key=lambda p: -len(names[p]))
+
+        def watch(s) -> bool:
+            if not s.is_terminal() and s.progress() == at:
+                return False
+            note = next((p.note for p in s.view(None).piles if p.kind == "last-trick"), "")
+            if note.startswith("won by "):
+                rest = note[7:]
+                taker = next((p for p in by_length if rest.startswith(names[p])
+                              and not rest[len(names[p]):len(names[p]) + 1].isalnum()), None)
+                if taker is not None:
+                    counts[1] += 1
+                    counts[0] += taker in side
+            return True
+        return watch
+
+    def _playout(self, s, whole_game: bool, rng, bot, watch=None):
         """Play `s` out to the horizon — `bot`'s moves, or random ones — and return it: at the end of the
-        game, or (not `whole_game`) at the end of the current hand."""
+        game, or (not `whole_game`) at the end of the current hand. `watch(state)`, if given, is shown each
+        position from the first on until it returns True (it changes nothing: the playout is the same)."""
         below = rng.below
         while not s.is_terminal():
+            if watch is not None and watch(s):
+                watch = None
             legal = s.legal_actions()
             if not legal:                       # a deal is due and nobody deals it (a stacked game)
                 break
@@ -442,6 +493,8 @@ class ExpertBot(Bot):
                 s.apply(bot.choose(s))
             if not whole_game and s.history[-1].__class__ is Deal:
                 break
+        if watch is not None:
+            watch(s)
         return s
 
 
