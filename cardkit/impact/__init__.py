@@ -71,6 +71,21 @@ BASE_WHY = {
     ("whist", "revoke_bar"): "with revokes played as at the table",
     ("whist", "calling"): "with revokes played as at the table",
 }
+# Why a reading never came up in the measured games, where that is the bots' doing and not the rule's: the
+# sentence says so, so that "never came up" does not read as "makes no difference" (the rule decides games
+# between people who do what the bots never do). (the reason, the verdict, the verdict in a few words)
+_REVOKES = ("settle it before the game if you play revokes as at the table: the computer players cannot show "
+            "whether it matters", "not shown by the computer players, who never revoke")
+NEVER_WHY = {
+    ("whist", "calling"): ("because the computer players never revoke, and only a revoke taken back (or a card "
+                           "exposed in the deal) shows a card. That says nothing about games between people: "
+                           "whenever a card is shown, this decides who may call it and whether it must wait for "
+                           "the call.", *_REVOKES),
+    ("whist", "revoke_bar"): ("because the computer players never revoke, so no revoke was ever claimed. That "
+                              "says nothing about games between people: whenever a side's claimed revoke falls in "
+                              "a hand that brings it to 7 hand points, this decides what it may still win.",
+                              *_REVOKES),
+}
 
 # the game's units in words: (a trick, a round, the whole game)
 UNITS = {
@@ -450,6 +465,8 @@ def verdict(s: dict) -> str:
     r = top_reading(s)
     m = main_shift(r)
     p = r["pair"]
+    if _never_why(s) and p["arises"] == 0:
+        return _never_why(s, 1)
     if favours(m) and abs(m["diff"]) >= SMALL:
         return f"{change_words(m, r['label'])}: agree on it before you play"
     if favours(m):
@@ -465,6 +482,8 @@ def verdict_short(s: dict) -> str:
     """The verdict in a few words, for the landing page's table."""
     m = main_shift(top_reading(s))
     p = top_reading(s)["pair"]
+    if _never_why(s) and p["arises"] == 0:
+        return _never_why(s, 2)
     if favours(m) and abs(m["diff"]) >= SMALL:
         return "agree on it before you play"
     if favours(m):
@@ -490,6 +509,8 @@ def sentence(s: dict) -> str:
         lead = f"“{r['label']}” instead of the default: " if many else ""
         if p["arises"] == 0:
             text = f"{lead}it never came up: the play was the same in all {n:,} games both ways."
+            if _never_why(s):
+                text = text[:-1] + ", " + _never_why(s)
             parts.append(text[0].upper() + text[1:])
             continue
         m = main_shift(r)
@@ -533,6 +554,13 @@ def sentence(s: dict) -> str:
         parts.append(seen + ".")
     parts.append(f"So {verdict(s)}.")
     return " ".join(parts)
+
+
+def _never_why(s: dict, k: int = 0) -> str:
+    """Why the measured games never met the situation, where the bots and not the rule are the reason (k=1:
+    the verdict instead, k=2: the verdict in a few words); "" for any other option."""
+    why = NEVER_WHY.get((s["game"], s["option"]))
+    return why[k] if why else ""
 
 
 def ahead_but_behind(s: dict) -> str:
