@@ -361,3 +361,19 @@ def test_the_trick_in_the_why_is_who_takes_it_when_the_last_card_decides(game):
             table.play(bot.choose(s))
             table.next_round() if table._moments else None
     assert checked >= 3
+
+
+@pytest.mark.parametrize("game", list(cardkit.GAMES))
+def test_gathering_the_why_does_not_change_what_the_expert_thinks(game):
+    """The Hint's expert gathers its facts while it plays out (`explain`); its estimates, and so its choice,
+    are the same as without."""
+    s = cardkit.load_game(game).new_state(seed=4)
+    bot = RandomBot(1)
+    for _ in range(6):
+        s.apply(bot.choose(s))
+    while len(s.legal_actions()) < 2:
+        s.apply(bot.choose(s))
+    plain = ExpertBot(seed=2, playouts=40).analyse(s)
+    told = ExpertBot(seed=2, playouts=40, explain=True).analyse(s)
+    assert [(e.text, e.mean, e.samples) for e in plain] == [(e.text, e.mean, e.samples) for e in told]
+    assert all(e.facts is None for e in plain) and all(e.facts["samples"] == e.samples for e in told)
