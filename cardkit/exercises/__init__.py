@@ -28,7 +28,7 @@ import importlib
 import re
 from dataclasses import dataclass, field
 
-from ..errors import CardkitError
+from ..errors import CardkitError, IllegalActionError
 from ..game import CHANCE, Deal
 from ..rng import Rng
 
@@ -89,6 +89,26 @@ class Other:
     reading: str                # the reading's label
     answer: str                 # plain words: "West would take the trick"
     key: str = ""               # what the engine did there, as the kind compares it (for the tests)
+
+
+@dataclass
+class Refused:
+    """The engine's answer under another reading where it refuses the move the question is about: the
+    question's position cannot come about there, and the other reading says so."""
+    error: IllegalActionError
+    move: str = ""              # the move in words ("J♠", "Lappé: back to the first stake")
+
+    def key(self):
+        return ("refused", self.error.rule)
+
+    def words(self) -> str:
+        why = self.error.why
+        return f"{self.move or 'this move'} would not be allowed: {why} [{self.error.rule}]"
+
+
+def answer_key(kind, result):
+    """What is compared between readings: the kind's key, or a refusal's."""
+    return result.key() if isinstance(result, Refused) else kind.key(result)
 
 
 @dataclass
@@ -255,8 +275,9 @@ def disputed_options(game) -> list:
 
 
 class Alt:
-    """The same game under another reading, following the main game's moves while they stay legal there."""
-    __slots__ = ("option", "value", "rule", "reading", "state", "live")
+    """The same game under another reading, following the main game's moves while they stay legal there and
+    each is made by the same player: the same position, only the reading differs."""
+    __slots__ = ("option", "value", "rule", "reading", "state", "live", "error")
 
     def __init__(self, game, option, rule, value):
         import cardkit
@@ -264,23 +285,27 @@ class Alt:
         self.reading = rule.reading(value).label
         self.state = cardkit.load_game(game.name, **{**game.options, option.name: value}).blank_state()
         self.live = True
+        self.error = None           # the engine's refusal of the main game's move here, where that parted them
 
-    def follow(self, main, player=None, upto=None) -> None:
-        """Make the main game's new moves here too (up to history index `upto`); `player`: who made the first
-        of them in the main game (a move such as "draw" names no seat: made by another player here, the games
-        have parted)."""
+    def follow(self, main, movers: dict, upto=None) -> None:
+        """Make the main game's new moves here too (up to history index `upto`). `movers`: history index ->
+        the seat that made that move in the main game; a move this game gives to another player (a "draw"
+        names no seat) or refuses means the games have parted, and this one follows no more."""
         if not self.live:
             return
         st = self.state
-        try:
-            for a in main.history[len(st.history):upto]:
-                if player is not None and a.__class__ is not Deal and st.current_player != player:
-                    self.live = False
-                    return
-                player = None
+        hist = main.history
+        for i in range(len(st.history), len(hist) if upto is None else upto):
+            a = hist[i]
+            if a.__class__ is not Deal and st.current_player != movers.get(i):
+                self.live = False
+                return
+            try:
                 st.apply(a)
-        except CardkitError:
-            self.live = False
+            except CardkitError as e:
+                self.live = False
+                self.error = e
+                return
 
 
 def alts_for(game, only=None) -> list:
@@ -316,11 +341,16 @@ def make_question(game, kind, level: int, rng: Rng) -> Question | None:
 
 def walk(game, kind, level: int | None, seed: int, rng: Rng, collect: list | None = None, budget=None):
     """Play one game from `seed`, choosing moves with `rng`; at each moment of `kind` make its question and
-    return the first one at `level` (with `collect`, every question is appended to it and None returned)."""
+    return the first one at `level` (with `collect`, every question is appended to it and None returned).
+
+    The other readings follow the same moves, each made by the same player (`Alt.follow`): at a moment, a
+    reading's answer is the engine's at the very position the question shows, or, where the engine refuses
+    the move under that reading, what the kind says of the refusal (`Kind.refused`)."""
     main = game.new_state(seed=seed)
+    movers: dict = {}                             # history index -> the seat that made that move
     alts = alts_for(game, kind.options)
     for alt in alts:
-        alt.follow(main)
+        alt.follow(main, movers)
     steps = 0
     while not main.is_terminal() and steps < kind.steps:
         if budget is not None:
@@ -333,28 +363,36 @@ def walk(game, kind, level: int | None, seed: int, rng: Rng, collect: list | Non
         steps += 1
         legal = main.legal_actions()
         a = legal[rng.below(len(legal))] if len(legal) > 1 else legal[0]
+        cp = main.current_player
         if kind.moment(main, a):
             history = tuple(main.history)
             snap = kind.before(main, a, True)
+            here = position(main) if alts else None
             live = [alt for alt in alts if alt.live and len(alt.state.history) == len(history)
-                    and alt.state.current_player == main.current_player]
+                    and position(alt.state) == here]
             asnaps = [(alt, kind.before(alt.state, a, False)) if not alt.state.is_chance() else (alt, None)
                       for alt in live]
-            cp = main.current_player
+            movers[len(main.history)] = cp
             main.apply(a)
             res = kind.after(snap, main)
             others = []
             known = len(asnaps) == len(alts)      # every other reading still at this very position
             for alt, s in asnaps:
-                alt.follow(main, cp, len(history) + 1)          # the move alone: its answer there, then the deals
-                r = kind.after(s, alt.state) if alt.live and s is not None else None
+                alt.follow(main, movers, len(history) + 1)      # the move alone: its answer there, then the deals
+                if s is None:
+                    r = None
+                elif alt.live:
+                    r = kind.after(s, alt.state)
+                elif isinstance(alt.error, IllegalActionError) and len(alt.state.history) == len(history):
+                    r = kind.refused(s, Refused(alt.error, a.label))       # the move itself refused there
+                else:
+                    r = None
                 if r is None:
                     known = False
-                elif res is not None and kind.key(r) != kind.key(res):
+                elif res is not None and answer_key(kind, r) != kind.key(res):
                     others.append((alt, r))
-                alt.follow(main)
             for alt in alts:
-                alt.follow(main)
+                alt.follow(main, movers)
             if res is not None and snap is not None and known:
                 special = kind.special(snap, res)
                 lv = 3 if others else 2 if special else 1
@@ -371,20 +409,69 @@ def walk(game, kind, level: int | None, seed: int, rng: Rng, collect: list | Non
                                 return q
                             collect.append(q)
             continue
-        cp = main.current_player
+        movers[len(main.history)] = cp
         main.apply(a)
         for alt in alts:
-            alt.follow(main, cp)
+            alt.follow(main, movers)
     return None
+
+
+def position(state) -> tuple:
+    """What two games under different readings must share to be at the same position: the player to act and
+    every seat's hand (the same moves by the same players can still leave other cards in the hands: a draw
+    order, a redeal, a card dealt earlier). Read from the engine's `hands` where it keeps them (a view of each
+    seat is much slower: it works out odds), else from each seat's view of its own hand."""
+    cp = state.current_player
+    hands = getattr(state, "hands", None)
+    if isinstance(hands, list):
+        return (cp, *(tuple(h) if h is not None else None for h in hands))
+    if cp < 0:
+        return (cp,)
+    n = len(state.view(cp).seats)
+    return (cp, *(tuple(state.view(p).seats[p].hand) for p in range(n)))
+
+
+def answer_at(game, kind_name: str, history, action, same_as=None):
+    """The engine's answer (`Kind.after`, or `Kind.refused` where it refuses the move) at a position under
+    `game`'s options: `history` replayed, then `action`. With `same_as` (the same game under other options, the
+    question's), None unless `game` reaches the very position `same_as` does: each move made by the same
+    player, the same hands at the end."""
+    kind = kind_of(game.name, kind_name)
+    st = game.blank_state()
+    ref = same_as.blank_state() if same_as is not None else None
+    for a in history:
+        if ref is not None:
+            if a.__class__ is not Deal and st.current_player != ref.current_player:
+                return None
+            ref.apply(a)
+            try:
+                st.apply(a)
+            except IllegalActionError:
+                return None                       # refused before the position: not the same position
+        else:
+            st.apply(a)
+    if ref is not None and position(st) != position(ref):
+        return None
+    snap = kind.before(st, action, False)
+    try:
+        st.apply(action)
+    except IllegalActionError as e:
+        return kind.refused(snap, Refused(e, getattr(action, "label", str(action))))
+    return kind.after(snap, st)
+
+
+def kind_of(game_name: str, kind_name: str):
+    kind = next((k for k in kinds(game_name) if k.name == kind_name), None)
+    if kind is None:
+        raise CardkitError(f"{game_name} has no questions of the kind {kind_name!r}")
+    return kind
 
 
 def question_at(game, kind_name: str, history, action, seed: int = 0) -> Question | None:
     """The question of a kind at a given position (`history`, then the engine's move `action`), without the
     other readings (its step is 1 or 2). The tests ask it under another reading to check that reading's
     answer."""
-    kind = next((k for k in kinds(game.name) if k.name == kind_name), None)
-    if kind is None:
-        raise CardkitError(f"{game.name} has no questions of the kind {kind_name!r}")
+    kind = kind_of(game.name, kind_name)
     st = game.blank_state()
     for a in history:
         st.apply(a)
@@ -429,6 +516,12 @@ class Kind:
         """What is compared between readings (by default the result itself)."""
         return result
 
+    def refused(self, snap, refusal):
+        """The answer where the engine refuses the move under another reading (`refusal`, a Refused), from
+        that reading's `before` snapshot: by default the refusal itself (the position cannot come about
+        there, and the question says so); a kind whose answer does not rest on the move gives its answer."""
+        return refusal
+
     def special(self, snap, result) -> bool:
         return False
 
@@ -436,6 +529,8 @@ class Kind:
         raise NotImplementedError
 
     def other(self, alt, result) -> Other:
+        if isinstance(result, Refused):
+            return Other(alt.rule.id, alt.rule.title, alt.reading, result.words(), repr(result.key()))
         return Other(alt.rule.id, alt.rule.title, alt.reading, self.words(result), repr(self.key(result)))
 
     def words(self, result) -> str:

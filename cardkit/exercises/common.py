@@ -149,6 +149,11 @@ class PlayKind(Kind):
     def key(self, result):
         return result
 
+    def refused(self, snap, refusal):
+        """The playable cards are the position's, before the move: a reading that refuses the card then
+        played still has its answer."""
+        return snap["playable"] if snap is not None and not snap["boring"] else None
+
     def special(self, snap, result) -> bool:
         return self._special(snap)
 

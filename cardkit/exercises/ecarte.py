@@ -98,7 +98,8 @@ class DealKind(Kind):
                                           f"{plural(pts, 'point')}", f"{plural(pts, 'point')}"))])
 
 
-KINDS = [EcarteTrick(_ends, special=_trick_special, options=(), level2="trumps"),
+KINDS = [EcarteTrick(_ends, special=_trick_special, options=("overtake",), level2="trumps"),   # EC-3.6 may refuse
+                                                                                         # the trick's card
          EcartePlay(_asked, lambda snap: snap.get("trumped", False), options=("overtake",),
                     level2="trumping when void"),
          DealKind()]

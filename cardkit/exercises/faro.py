@@ -123,7 +123,9 @@ class ChoiceKind(Kind):
     stake after it."""
     name = "choice"
     title = "What stands on the card after the choice?"
-    options = ()
+    # FA-3.7: the other reading refuses some choices (Lappé after a loss); FA-2: the other pile turns a win
+    # into a loss (no Paroli); FA-4.1: a doublet leaves another stake to multiply
+    options = ("stake_choice", "winning_pile", "doublets")
 
     def moment(self, state, action) -> bool:
         return state.phase == fa.DECIDE and action in (fa.PAROLI, fa.LAPPE, fa.SIX, fa.SEPT)
@@ -140,8 +142,12 @@ class ChoiceKind(Kind):
     def after(self, snap, state):
         return snap["stake"].amount
 
-    def special(self, snap, r) -> bool:
-        return snap["action"] in (fa.SIX, fa.SEPT)
+    def refused(self, snap, refusal):
+        refusal.move = fa.CHOICE_NAME[snap["action"].data]
+        return refusal
+
+    # (Six- and Sept-et-le-va are the basic choices as much as Paroli and Lappé: the special step is a doublet
+    # and the last turn; Paroli and Lappé depend on the readings of FA-2 and FA-3.7 nearly always)
 
     def make(self, game, snap, amount, others, rng) -> Question:
         nm = snap["names"]
