@@ -174,7 +174,7 @@ def mark(q: Question, picked) -> Mark:
         if k in picked and k not in q.answer and q.why_not.get(k):
             notes.append(q.why_not[k])
         elif q.multiple and k in q.answer and k not in picked:
-            notes.append(f"{q.choice(k).label} is right too.")
+            notes.append(sentences(f"{q.choice(k).label} is right too."))
     head = "Right." if right else f"Not quite. {q.answer_text}"
     return Mark(right, head, q.why, notes, list(q.others))
 
@@ -243,7 +243,8 @@ def question_set(game: str, number: int, size: int = SET_SIZE, **options) -> Que
     used: dict = {}
     for slot, level in enumerate(plan):
         q = None
-        for lv in range(level, 0, -1):           # a step no position of any kind reaches: the step below
+        # a step no position of any kind reaches: the step below, and only then the one above
+        for lv in [*range(level, 0, -1), *range(level + 1, max(LEVELS) + 1)]:
             order = sorted(range(len(ks)), key=lambda k: (used.get((lv, ks[k].name), 0), (k - slot) % len(ks)))
             for k in order:
                 kind = ks[k]
@@ -357,9 +358,9 @@ def walk(game, kind, level: int | None, seed: int, rng: Rng, collect: list | Non
             budget[0] -= 1
             if budget[0] < 0:
                 return None
-        if alts and not any(alt.live for alt in alts):
-            return None                           # every other reading has parted from this game: no answer
-                                                  # can be compared with theirs any more
+        if alts and not all(alt.live for alt in alts):
+            return None                           # another reading has parted from this game: no answer can
+                                                  # be compared with every reading's any more
         steps += 1
         legal = main.legal_actions()
         a = legal[rng.below(len(legal))] if len(legal) > 1 else legal[0]
@@ -555,19 +556,52 @@ def sentence(text: str) -> str:
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
+SENTENCE_END = re.compile(r"([.!?])\s+(\S)")
+
+
+def sentences(text: str) -> str:
+    """Text of several sentences, each begun with a capital (a card or a number stays as it is)."""
+    text = (text or "").strip()
+    if not text:
+        return ""
+    text = text[0].upper() + text[1:]
+    return SENTENCE_END.sub(lambda m: f"{m.group(1)} {m.group(2).upper()}", text)
+
+
 def shuffled_choices(choices: list, rng: Rng) -> list:
+    """Choices whose order means nothing (draw, stand, choose …) in a random order: the right one's place
+    tells nothing."""
     out = list(choices)
     rng.shuffle(out)
     return out
 
 
+def rotated_choices(choices: list, rng: Rng) -> list:
+    """Choices in their own round (the players in seat order) starting at a random one: the order stays the
+    table's, and the right one's place is uniform."""
+    k = rng.below(len(choices)) if len(choices) > 1 else 0
+    return list(choices[k:]) + list(choices[:k])
+
+
 def number_choices(right: int, near, rng: Rng, words, k: int = 4) -> tuple[list, str]:
-    """Choices for a number: the right one and up to k-1 others from `near` (distinct), in order."""
-    vals = [right]
+    """Choices for a number: the right one and up to k-1 others from `near` (distinct, the likelier mistakes
+    first). The right one's place is drawn at random (from the question's rng, so a set is the same every
+    time) and the others chosen around it: below it as many as that place needs, the rest above, and shown
+    in order. Where `near` has too few on one side for that place (a count of 0 has nothing below it), the
+    choices come in a random order with the right one at its drawn place: either way every place is equally
+    likely, and the order gives nothing away."""
+    cands = []
     for v in near:
-        if v not in vals:
-            vals.append(v)
-        if len(vals) >= k:
-            break
-    picked = sorted(vals)
+        if v != right and v not in cands:
+            cands.append(v)
+    n = min(k, 1 + len(cands))
+    t = rng.below(n) if n > 1 else 0
+    below = [v for v in cands if v < right]
+    above = [v for v in cands if v > right]
+    if len(below) >= t and len(above) >= n - 1 - t:
+        picked = sorted(below[:t]) + [right] + sorted(above[:n - 1 - t])
+    else:
+        rest = cands[:n - 1]
+        rng.shuffle(rest)
+        picked = rest[:t] + [right] + rest[t:]
     return [Choice(f"n{v}", words(v)) for v in picked], f"n{right}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..games import bakkarat as ba
 from ..view import plural
-from . import Choice, Kind, Other, Question, Row, Scene, number_choices
+from . import Choice, Kind, Other, Question, Row, Scene, number_choices, shuffled_choices
 from .common import names
 
 
@@ -26,6 +26,27 @@ class _ShowdownKind(Kind):
 
     def before(self, state, action, full=True):
         return {"coups": len(state._coups), "names": names(state)}
+
+
+def _count_words(hand, count: int, opts) -> tuple[str, bool]:
+    """How a hand's count comes about, computed from its cards as the engine counts (BA-1: the values;
+    BA-1.1: 10 taken off a sum over 10 until it is 10 or less; BA-1.3 and BA-1.2.1: a count of exactly 10).
+    Returns the words and whether the count of exactly 10 decides it (BA-1.3)."""
+    vals = [ba.VALUE[c] for c in hand]
+    raw = sum(vals)
+    out = ("An Ace counts 1, a King, Queen or Jack nothing, the others their pips [BA-1]: "
+           + " + ".join(str(v) for v in vals) + f" = {raw}")
+    red = ba.RED[raw]
+    if raw > 10:
+        out += f"; over 10, 10 is taken off{' until 10 or less is left' if raw > 20 else ''} [BA-1.1]: {red}"
+    ten = red == 10
+    if ten and len(hand) == 3:
+        out += ("; three cards that come to exactly 10 count " +
+                ("nothing under this reading [BA-1.3]: 0" if opts["three_card_ten"] == "zero" else
+                 "10 under this reading [BA-1.3]: 10"))
+    elif ten:
+        out += "; two cards that come to exactly 10 count nothing under this reading (baccara) [BA-1.2.1]: 0"
+    return out + ".", ten and len(hand) == 3
 
 
 class ValueKind(_ShowdownKind):
@@ -58,10 +79,7 @@ class ValueKind(_ShowdownKind):
         pips = sum(10 if c.rank in ("J", "Q", "K") else ba.VALUE[c] for c in hand)
         near = [raw, raw % 10, pips, pips % 10, 10, 0, count + 1, count - 1]
         choices, key = number_choices(count, [v for v in near if 0 <= v <= 30], rng, str)
-        three = len(hand) == 3 and raw in (10, 20, 30)
-        why = (f"An Ace counts 1, a face card nothing, the others their pips; a total over 10 loses 10 [BA-1, "
-               f"BA-1.1]: {count}."
-               + (f" Three cards that make exactly 10 count {'nothing' if game.options['three_card_ten'] == 'zero' else '10'} [BA-1.3]." if three else ""))
+        why, three = _count_words(hand, count, game.options)
         out = [Other(alt.rule.id, alt.rule.title, alt.reading, f"the hand would count {r2['counts'][p]}", repr(self.key(r2)))
                for alt, r2 in others if r2["counts"][p] != count]
         bank = " (the bank)" if p == r["bank"] else ""
@@ -102,22 +120,23 @@ class BankKind(Kind):
         return r["what"]
 
     def words(self, r) -> str:
-        return {"choose": "the bank would choose", "draw": "the bank would have to draw",
-                "stand": "the bank would have to stand"}[r["what"]]
+        return {"choose": "you would choose", "draw": "you would have to draw",
+                "stand": "you would have to stand"}[r["what"]]
 
     def make(self, game, snap, r, others, rng) -> Question:
         nm = snap["names"]
         b = snap["bank"]
         hand = snap["hand"]
         count = ba.RED[ba.VALUE[hand[0]] + ba.VALUE[hand[1]]]
-        choices = [Choice("draw", "It must draw"), Choice("stand", "It must stand"), Choice("choose", "The bank chooses")]
+        choices = shuffled_choices([Choice("draw", "You must draw"), Choice("stand", "You must stand"),
+                                    Choice("choose", "You choose")], rng)
         if r["what"] == "choose":
             why = ("The source gives the bank no rule: like the players, it may ask for one third card or stand "
                    "[BA-2.2].")
-            text = "The bank chooses."
+            text = "You choose."
         else:
             why = f"Under this reading the bank draws on 5 or less [BA-2.2]: with {count} it {r['what']}s."
-            text = f"It must {r['what']}."
+            text = f"You must {r['what']}."
         scene = Scene(facts=snap["facts"], hand=list(hand), hand_title=f"Your hand: you hold the bank ({nm[b]})",
                       lines=["Both players have drawn or stood."])
         check = ("legal_of", b, frozenset({"draw", "stand"})) if r["what"] == "choose" else \
@@ -158,7 +177,7 @@ class SettleKind(_ShowdownKind):
         st, o = r["stakes"][p], r["outcomes"][p]
         words = {1: f"{nm[p]} wins {plural(st, 'unit')} from the bank", -1: f"{nm[p]} loses the {plural(st, 'unit')} "
                  "to the bank", 0: "Equal: the stake goes back"}
-        choices = [Choice("1", words[1]), Choice("-1", words[-1]), Choice("0", words[0])]
+        choices = shuffled_choices([Choice("1", words[1]), Choice("-1", words[-1]), Choice("0", words[0])], rng)
         rows = [Row(f"The bank ({nm[b]}): {r['counts'][b]}", [(nm[b], c) for c in r["hands"][b]]),
                 Row(f"{nm[p]}: {r['counts'][p]}, {plural(st, 'unit')} staked", [(nm[p], c) for c in r["hands"][p]])]
         tie = r["counts"][p] == r["counts"][b]

@@ -10,7 +10,12 @@ from __future__ import annotations
 from collections import Counter
 
 from ..errors import IllegalActionError
-from . import Choice, Kind, Question, Row, Scene, rule_of, sentence
+from . import Choice, Kind, Question, Row, Scene, rotated_choices, rule_of, sentence, sentences
+
+
+def _unstop(text: str) -> str:
+    """A reason without its closing full stop (a rule ID follows it)."""
+    return (text or "").strip().rstrip(".")
 
 
 def names(state) -> list:
@@ -88,8 +93,8 @@ class TrickKind(Kind):
     def make(self, game, snap, result, others, rng) -> Question:
         nm = snap["names"]
         cards, w = result["cards"], result["winner"]
-        seats = list(dict.fromkeys(q for q, _ in cards))
-        choices = [Choice(f"p{q}", nm[q]) for q in seats]
+        seats = sorted(dict.fromkeys(q for q, _ in cards))     # in seat order, from a seat drawn at random
+        choices = rotated_choices([Choice(f"p{q}", nm[q]) for q in seats], rng)
         why = self._why(snap, result) if self._why else sentence(result["note"] or snap["describe"])
         rule = rule_of(result["note"]) or rule_of(snap["describe"])
         scene = Scene(facts=snap["facts"], rows=[Row("The trick, in the order played", [(nm[q], c) for q, c in cards])])
@@ -176,13 +181,14 @@ class PlayKind(Kind):
         lines = []
         for (r, _), items in groups.items():
             c0, e0 = items[0]
-            why0 = sentence(e0.why) if len(items) == 1 else sentence(e0.why.replace(f"{c0.label} is not", "they are not")
-                                                                     .replace(c0.label, "these cards"))
-            lines.append(f"{list_words([cw(c) for c, _ in items])}: {why0} [{r}]")
+            these = list_words([cw(c) for c, _ in items])
+            why0 = e0.why if len(items) == 1 else (e0.why.replace(f"{c0.label} is not", "they are not")
+                                                   .replace(c0.label, "these cards"))
+            lines.append(f"{these} may not be played: {_unstop(why0)} [{r}].")
+        extra = f"Besides a card, you may also {list_words(snap['others'])}." if snap["others"] else ""
+        why = sentences(" ".join(lines + [extra]))
         may = list_words([cw(c) for c in playable])
-        extra = f" Besides a card, you may also {list_words(snap['others'])}." if snap["others"] else ""
-        why = f"You may play {may}. The others: " + " ".join(lines) + extra
-        why_not = {f"c{c.index}": f"{cw(c)} may not be played: {sentence(e.why)} [{e.rule}]"
+        why_not = {f"c{c.index}": sentences(f"{cw(c)} may not be played: {_unstop(e.why)} [{e.rule}].")
                    for c, e in refused.items()}
         scene = Scene(facts=snap["facts"], rows=snap["rows"], hand=snap["hand"], lines=[snap["status"]],
                       hand_title=f"Your hand ({snap['names'][p]})")

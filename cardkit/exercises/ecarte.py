@@ -92,7 +92,7 @@ class DealKind(Kind):
             why = "Three or four tricks score 1 point; all five would score 2 [EC-4.1]."
         rule = "EC-2.3" if result["why"] == "stood" else "EC-4.1"
         return Question(game.name, self.name, 0, prompt, Scene(facts=snap["facts"], lines=lines), choices,
-                        frozenset({key}), False, rule, f"{nm[w]} scores {plural(pts, 'point')}. {why}",
+                        frozenset({key}), False, rule, why,
                         f"{nm[w]} scores {plural(pts, 'point')}.", viewer=snap["viewer"],
                         checks=[("says", (f"{nm[w]} takes {'all five tricks' if t[w] == 5 else f'{t[w]} tricks'}: "
                                           f"{plural(pts, 'point')}", f"{plural(pts, 'point')}"))])

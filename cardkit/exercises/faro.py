@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..games import faro as fa
 from ..view import plural
-from . import Choice, Kind, Other, Question, Row, Scene, number_choices
+from . import Choice, Kind, Other, Question, Row, Scene, number_choices, shuffled_choices
 from .common import names
 
 
@@ -76,10 +76,10 @@ class TurnKind(Kind):
                 return f"it loses: the bank takes the {plural(-amt, 'unit')}"
             return f"a doublet: the bank takes {plural(-amt, 'unit')}" if amt else "a doublet: nothing is paid"
         dbl_label = (f"A doublet: the bank takes {plural(cost, 'unit')}" if cost else "A doublet: nothing is paid")
-        choices = [Choice("win", f"It wins: the bank pays {plural(before, 'unit')}"),
-                   Choice("loss", f"It loses: the bank takes the {plural(before, 'unit')}"),
-                   Choice("doublet", dbl_label),
-                   Choice("none", "Nothing happens to it")]
+        choices = shuffled_choices([Choice("win", f"It wins: the bank pays {plural(before, 'unit')}"),
+                                    Choice("loss", f"It loses: the bank takes the {plural(before, 'unit')}"),
+                                    Choice("doublet", dbl_label),
+                                    Choice("none", "Nothing happens to it")], rng)
         key = {fa.WIN: "win", fa.LOSS: "loss", fa.DOUBLET: "doublet"}[outcome]
         ranks = {fa.RANK_OF[r["left"]], fa.RANK_OF[r["right"]]}
         stakes = "; ".join(f"{nm[s]} {plural(a, 'unit')} on the {c.label}" for s, c, a in snap["stakes"]
@@ -126,6 +126,7 @@ class ChoiceKind(Kind):
     # FA-3.7: the other reading refuses some choices (Lappé after a loss); FA-2: the other pile turns a win
     # into a loss (no Paroli); FA-4.1: a doublet leaves another stake to multiply
     options = ("stake_choice", "winning_pile", "doublets")
+    budget = 12000          # a choice that no reading changes (Six- or Sept-et-le-va) is rarer than a turn
 
     def moment(self, state, action) -> bool:
         return state.phase == fa.DECIDE and action in (fa.PAROLI, fa.LAPPE, fa.SIX, fa.SEPT)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..games import sieben as s7
 from ..view import plural
-from . import Choice, Kind, Question, Scene, number_choices, sentence
+from . import Choice, Kind, Question, Scene, number_choices, sentence, shuffled_choices
 from .common import PlayKind, TrickKind, list_words, names
 
 
@@ -106,15 +106,16 @@ class RoundKind(Kind):
         diff = snap["opts"]["score_difference"]
         unit = "point" if diff else "game point"
         if n == 3 and max(result["counters"]) < s7.WIN_COUNTERS or w is None:
-            choices = [Choice(f"s{s}", sn[s]) for s in range(snap["sides"])] + [Choice("none", "Nobody")]
+            choices = shuffled_choices([Choice(f"s{s}", sn[s]) for s in range(snap["sides"])]
+                                       + [Choice("none", "Nobody")], rng)
             key = "none" if w is None else f"s{w}"
             prompt = "The round is over and nobody has 50 counters. Who wins the round?"
             text = "Nobody wins the round." if w is None else f"{sn[w]} wins the round and scores {plural(pts, unit)}."
             rule = "S7-8.3"
-            why = (f"{text} With three players nobody may reach 50; the kit's reading gives the round to the most "
+            why = (f"With three players nobody may reach 50; the kit's reading gives the round to the most "
                    f"counters (a tie to the tied player who took the last trick) [S7-8.3]."
                    if snap["opts"]["three_player_round"] == "most" else
-                   f"{text} Under this reading only 50 counters win a round [S7-8.3].")
+                   "Under this reading only 50 counters win a round [S7-8.3].")
         else:
             if diff:
                 near = [pts + 10, pts - 10, 1, 2, 3, result["counters"][w]]
@@ -132,7 +133,7 @@ class RoundKind(Kind):
                 rule = "S7-5"
                 reason = ("3 if the losers took no trick, 2 if they took no Ace and no Ten, else 1 (traditional "
                           "Sedma; the last trick's 10 alone does not save them)")
-            why = f"{text} A won round brings {reason} [{rule}]."
+            why = f"A won round brings {reason} [{rule}]."
         seat = (lambda s: s)                     # a side's first seat (2 and 3 players: the seat itself)
         checks = [("delta", seat(s), pts if s == w else 0) for s in range(snap["sides"])]
         return Question(game.name, self.name, 0, prompt, scene, choices, frozenset({key}), False, rule, why, text,

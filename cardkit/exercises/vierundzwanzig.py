@@ -3,7 +3,7 @@ played (follow the led colour; the "24" counts as a trump), and how a round chan
 from __future__ import annotations
 
 from ..games import vierundzwanzig as v24
-from . import Choice, Kind, Question, Scene
+from . import Kind, Question, Scene, number_choices
 from .common import PlayKind, TrickKind, names
 
 
@@ -91,14 +91,7 @@ class RoundKind(Kind):
                  + "."]
         t = r["tricks"][p]
         vals = [change, -t * v if t else -v, 6 * v, 12 * v, -2 * v, -t, 6, 12 * v if change != 12 * v else 24 * v]
-        picked = []
-        for x in vals:
-            if x not in picked:
-                picked.append(x)
-            if len(picked) == 4:
-                break
-        picked.sort()
-        choices = [Choice(f"n{x}", signed(x)) for x in picked]
+        choices, _ = number_choices(change, vals[1:], rng, signed)
         why = f"{nm[p]}: {WHY[r['why'][p]]}: {signed(change)}, from {r['before'][p]} to {r['after'][p]}."
         prompt = f"The round is over. How does {nm[p]}'s score change?"
         return Question(game.name, self.name, 0, prompt, Scene(facts=snap["facts"], lines=lines), choices,

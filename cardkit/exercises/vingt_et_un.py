@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..games import vingt_et_un as vu
 from ..view import plural
-from . import Choice, Kind, Other, Question, Row, Scene, number_choices
+from . import Choice, Kind, Other, Question, Row, Scene, number_choices, shuffled_choices
 from .common import list_words, names
 
 
@@ -99,8 +99,8 @@ class BankKind(Kind):
     def make(self, game, snap, r, others, rng) -> Question:
         nm = snap["names"]
         b = snap["bank"]
-        choices = [Choice("draw", "It must draw"), Choice("stand", "It must stand"),
-                   Choice("choose", "Its holder chooses")]
+        choices = shuffled_choices([Choice("draw", "It must draw"), Choice("stand", "It must stand"),
+                                    Choice("choose", "Its holder chooses")], rng)
         if r["what"] == "choose":
             why = ("The bank's holder draws or stands as he likes: the source gives no rule for the bank, and this "
                    "reading leaves it to him [VU-2.1].")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..games import whist as wh
 from ..view import plural
-from . import Kind, Question, Scene, number_choices
+from . import Kind, Question, Scene, number_choices, sentence
 from .common import PlayKind, TrickKind, names
 
 
@@ -45,12 +45,27 @@ class WhistPlay(PlayKind):
         return snap
 
 
+def _late(e) -> str:
+    """Who took tricks 7 to 13, in the order played."""
+    return ", ".join(wh.TEAMS[side] for side in e["late"])
+
+
+def _honours(e, side) -> tuple:
+    """(honours held, points they scored or None where they do not count) of a side, in the classic game."""
+    h = e["honours"][side] if e["honours"] else 0
+    hs = e["honours_scored"]
+    return h, (hs[1] if hs and hs[0] == side else None)
+
+
 class HandKind(Kind):
-    """What does this hand score? At the last card of a hand: the tricks each side took (public) and what the
-    engine scored for them (hand points, game points at seven; points and honours in the classic game)."""
+    """What does this hand score? At the last card of a hand: the tricks each side took (public: who took
+    tricks 7 to 13 too, where a reading scores those; the trump honours each side played, where a reading
+    counts them) and what the engine scored for them — hand points and game points at seven, each side's
+    tricks beyond six (WH-5.1) or tricks 7 to 13 each for its taker (WH-5.1.1), or points and honours in the
+    classic game (WH-5.6)."""
     name = "hand"
     title = "What does this hand score?"
-    options = ("ruleset", "revoke_bar")
+    options = ("ruleset", "revoke_bar", "first_six")
     steps = 200
 
     def moment(self, state, action) -> bool:
@@ -67,28 +82,65 @@ class HandKind(Kind):
         if len(state.log) == snap["log"] or state.log[-1]["kind"] != "played":
             return None
         e = state.log[-1]
-        classic = state.game.classic
-        s = 0 if e["tricks"][0] > e["tricks"][1] else 1
+        g = state.game
+        classic = g.classic
+        out = {"entry": e, "classic": classic, "late": not classic and g.options["first_six"] == "played",
+               "target": g.target if classic else wh.SOURCE_TARGET}
         if e["game"] is not None:
-            g = e["game"]
-            unit = "game" if classic else "game point"
-            return {"side": g, "what": "game", "value": e["game_points"], "unit": unit, "entry": e,
-                    "classic": classic}
+            return {**out, "side": e["game"], "what": "game", "value": e["game_points"],
+                    "unit": "game" if classic else "game point"}
+        s = 0 if e["tricks"][0] > e["tricks"][1] else 1
         if classic:
-            hon = e["honours_scored"][1] if e["honours_scored"] and e["honours_scored"][0] == s else 0
-            return {"side": s, "what": "points", "value": e["tricks_scored"][s] + hon, "unit": "point", "entry": e,
-                    "classic": classic}
-        return {"side": s, "what": "hand", "value": e["points"][s] - e["points_before"][s], "unit": "hand point",
-                "entry": e, "classic": classic}
+            hon = _honours(e, s)[1] or 0
+            return {**out, "side": s, "what": "points", "value": e["tricks_scored"][s] + hon, "unit": "point"}
+        return {**out, "side": s, "what": "hand", "value": e["points"][s] - e["points_before"][s],
+                "unit": "hand point"}
 
     def key(self, result):
-        return self.words(result)
+        # a hand point and a classic point are each what the hand adds to the side's score: the same number
+        # is the same answer
+        return (result["side"], "game" if result["what"] == "game" else "points", result["value"])
 
     def special(self, snap, result) -> bool:
         return result["what"] == "game"
 
     def words(self, result) -> str:
-        return f"{wh.TEAMS[result['side']]} would score {plural(result['value'], result['unit'])}"
+        return f"{wh.TEAMS[result['side']]} would score {plural(result['value'], result['unit'])}, as " + \
+            self.reason(result, other=True)
+
+    def reason(self, r, other=False) -> str:
+        """How the engine came to its score, from the hand's entry, in words."""
+        e, side = r["entry"], r["side"]
+        team = wh.TEAMS[side]
+        k = e["tricks_scored"][side]
+        t = e["tricks"][side]
+        pb = e["points_before"][side]
+        if r["late"]:
+            tricks = (f"only tricks 7 to 13 of the hand score, one hand point each for the side that took it "
+                      f"[WH-5.1.1]: {team} took {k} of them")
+        elif r["classic"]:
+            tricks = f"each trick beyond six scores one point [WH-5.1]: {team} took {t}, {plural(k, 'point')}"
+        else:
+            tricks = f"each trick beyond a side's first six scores one hand point [WH-5.1]: {team} took {t}, {k}"
+        hon = ""
+        if r["classic"]:
+            h, hk = _honours(e, side)
+            if hk:
+                hon = f"; they held {h} trump honours, {plural(hk, 'point')} more [WH-5.6.2]"
+            elif hk == 0:
+                hon = f"; their {h} trump honours do not count for a side at {r['target'] - 1} [WH-5.6.2]"
+        if r["what"] != "game":
+            if r["classic"] and hon:
+                return f"{tricks}{hon}: {r['value']} in all"
+            return tricks
+        if r["classic"]:
+            return (f"{team} had {plural(pb, 'point')}; {tricks}{hon}: that reaches {r['target']}, a game "
+                    f"[WH-5.6.4]")
+        o = e["hand_points_at_game"][1 - side]
+        ow = f"({o})".replace("-", "−") if o < 0 else str(o)
+        return (f"{team} had {plural(pb, 'hand point')}; {tricks}, which brings them to 7; a side that reaches "
+                f"7 hand points scores 7 less the other side's hand points at that moment as game points "
+                f"[WH-5.4]: 7 − {ow} = {r['value']}")
 
     def make(self, game, snap, result, others, rng) -> Question | None:
         e = result["entry"]
@@ -98,30 +150,25 @@ class HandKind(Kind):
         team = wh.TEAMS[side]
         t = e["tricks"]
         lines = [f"Tricks this hand: {wh.TEAMS[0]} {t[0]}, {wh.TEAMS[1]} {t[1]}."]
-        if result["classic"] and e["honours"]:
-            h = e["honours"]
-            lines.append(f"Trump honours (the Ace, King, Queen and Jack of trumps) held: {wh.TEAMS[0]} {h[0]}, "
-                         f"{wh.TEAMS[1]} {h[1]}.")
+        every = [result] + [r for _, r in others]
+        if any(r["late"] for r in every):         # a reading that scores tricks 7 to 13, each for its taker
+            lines.append(f"Tricks 7 to 13 were taken, in order, by: {_late(e)}.")
+        hon = next((r["entry"]["honours"] for r in every if r["classic"] and r["entry"]["honours"]), None)
+        if hon is not None:                       # a reading that counts honours: who played them (public)
+            lines.append(f"Trump honours (the Ace, King, Queen and Jack of trumps) held: {wh.TEAMS[0]} {hon[0]}, "
+                         f"{wh.TEAMS[1]} {hon[1]}.")
+        pb = e["points_before"]
         if result["what"] == "game":
-            pb = e["points_before"] if not result["classic"] else e["points_before"]
             prompt = (f"The hand is over. {team} reach {'7 hand points' if not result['classic'] else 'the game'}. "
                       f"How many {unit}s do they score?")
             rule = "WH-5.4" if not result["classic"] else "WH-5.6.4"
             near = [1, 2, 3, 4, 5, 6, 7, pb[side], 7 - pb[side]]
-            why = (f"{team} took {t[side]} tricks: {e['tricks_scored'][side]} beyond six, which brings them to 7 hand "
-                   f"points or more; a side that reaches 7 scores 7 less the other side's hand points "
-                   f"({e['hand_points_at_game'][1 - side]}) as game points [WH-5.4]."
-                   if not result["classic"] else
-                   f"{team} reach the game's target this hand and win a game [WH-5.6.4].")
         else:
             prompt = f"The hand is over. How many {unit}s do {team} score for it?"
-            rule = "WH-5.1" if not result["classic"] else "WH-5.6.2"
-            near = [t[side], t[side] - 6, t[side] - 7, 0, 1, 2, value + 2]
-            hon = ""
-            if result["classic"] and e["honours_scored"] and e["honours_scored"][0] == side and e["honours_scored"][1]:
-                hon = f", and {e['honours_scored'][1]} for honours [WH-5.6.2]"
-            why = (f"{team} took {t[side]} tricks: each trick beyond six scores one, {e['tricks_scored'][side]} "
-                   f"[WH-5.1]{hon}.")
+            rule = "WH-5.6.2" if result["classic"] else "WH-5.1.1" if result["late"] else "WH-5.1"
+            k = e["tricks_scored"][side]
+            near = [t[side], t[side] - 6, t[side] - 7, k, value + 1, value - 1, 0, 1, 2, value + 2]
+        why = sentence(self.reason(result))
         near = [v for v in near if v >= 0]
         choices, key = number_choices(value, near, rng, lambda v: plural(v, unit))
         scene = Scene(facts=snap["facts"], lines=lines)
