@@ -4,9 +4,14 @@
 # and one publishes the site:
 #   make static - build the whole site as static files in _site/ (Python runs in the visitor's browser):
 #                 copy that folder to any web host (docs/publishing.md)
+# The static build's tools (Voici, JupyterLite and its Pyodide kernel) live in a venv of their own,
+# .venv-static: in .venv, Voilà would load JupyterLite's kernel extension into every page of `make site`,
+# which then fails in the browser's console. `cardkit build-static` run from .venv finds that venv itself.
 PY     ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
+SVENV  := .venv-static
+SBIN   := $(SVENV)/bin
 PORT   ?= 8866
 STATIC ?= _site
 
@@ -16,18 +21,33 @@ $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
+# (no pip upgrade here: the venv's own pip installs the kit, and upgrading it costs CI a few seconds)
+$(SBIN)/python:
+	$(PY) -m venv $(SVENV)
+
+# A .venv that an earlier `make static` filled with the static build's tools is cleared of them (Voilà would load
+# their JupyterLite extension into every page); where they are not there, this costs half a second.
+STATIC_TOOLS := voici-core jupyterlite-core jupyterlite-pyodide-kernel
+define clear-static-tools
+	@$(BIN)/python -m pip uninstall --quiet --yes $(STATIC_TOOLS) >/dev/null 2>&1 || true
+endef
+
 # byte-compiled once here: each visitor's kernel imports the kit, and where PYTHONDONTWRITEBYTECODE is set
 # (containers, CI) it would otherwise compile it anew on every page visit (about 55 ms of CPU)
 install-site: $(BIN)/python
+	$(clear-static-tools)
 	$(BIN)/python -m pip install --quiet -e '.[site]'
 	$(BIN)/python -m compileall -q cardkit widgets
 
-install-test: $(BIN)/python browser node
+# the tests build the static site too: with the static venv's tools (tests/conftest.py), never in .venv
+install-test: $(BIN)/python browser install-static
+	$(clear-static-tools)
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	$(BIN)/python -m compileall -q cardkit widgets
 
-install-static: $(BIN)/python node
-	$(BIN)/python -m pip install --quiet -e '.[static]'
+# the kit itself is installed there too (editable): the build runs every page once with it
+install-static: $(SBIN)/python node
+	$(SBIN)/python -m pip install --quiet -e '.[static]'
 
 # Playwright's own browser download does not work here: the tests drive Debian's chromium.
 browser:
@@ -45,7 +65,7 @@ site: install-site
 	$(BIN)/cardkit serve --port $(PORT)
 
 static: install-static
-	$(BIN)/cardkit build-static $(STATIC)
+	$(SBIN)/cardkit build-static $(STATIC)
 
 # three workers, each test file on one of them: a file's expensive set-ups (a Voilà server, the static site's
 # build, a browser) are made once; the longest files go first (tests/conftest.py). Three on this machine's two

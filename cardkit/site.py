@@ -28,6 +28,8 @@ NOTEBOOKS_DIR = PACKAGE_DIR.parent / "notebooks"
 VOILA_DIR = PACKAGE_DIR / "voila_template"
 # The static site's build (`cardkit build-static`): a script run in a child process, like the Voilà server.
 STATIC_BUILD = PACKAGE_DIR / "static_site" / "build.py"
+# the static build's own venv (`make static`): its tools, Voici and JupyterLite, are kept out of the site's
+STATIC_VENV = PACKAGE_DIR.parent / ".venv-static"
 INDEX_PATH = "voila/render/index.ipynb"
 
 # /voila/files/ serves only images and style sheets whose path is made of plain names: no dot files,
@@ -279,14 +281,34 @@ def page_ready_time(page, url: str, timeout: float = 60.0) -> float:
     return handle.json_value() / 1000
 
 
+def static_python() -> str:
+    """The Python that runs the static build: this one where the build's tools (Voici) are installed, else the
+    one of the static build's own venv beside the checkout (`make static` makes it, with the kit in it). The
+    tools are kept out of the site's venv: where Voilà runs, JupyterLite's kernel extension would be loaded into
+    every page, and fail there. A CardkitError in one line where neither has them."""
+    import importlib.util
+    if importlib.util.find_spec("voici_core") is not None:
+        return sys.executable
+    python = STATIC_VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+    if not python.is_file():
+        raise CardkitError(f"the static build needs its tools, which are neither here nor in {STATIC_VENV}: "
+                           "`make static` (or `make install-static`) installs them there")
+    probe = "import voici_core, cardkit; print(cardkit.__file__)"
+    found = subprocess.run([str(python), "-c", probe], capture_output=True, text=True)
+    if found.returncode != 0:
+        raise CardkitError(f"{STATIC_VENV} lacks the static build's tools or the kit: `make install-static` installs them")
+    if Path(found.stdout.strip()).resolve().parent != PACKAGE_DIR.resolve():
+        raise CardkitError(f"{STATIC_VENV} has the kit of another folder ({Path(found.stdout.strip()).parent}): "
+                           "`make install-static` installs this one there")
+    return str(python)
+
+
 def build_static(out: str | os.PathLike) -> int:
     """`cardkit build-static DIR`: every page of notebooks/ as a static site in DIR (Voici and Pyodide: Python
     runs in the visitor's browser). The build runs in a child process (it imports Voici and nbclient, which
-    the kit never does); docs/publishing.md says how to publish the folder."""
-    try:
-        import voici_core  # noqa: F401
-    except ImportError:
-        raise CardkitError("the static build needs its tools: pip install -e '.[static]' (make static does it)") from None
+    the kit never does), with the Python that has the build's tools (`static_python`); docs/publishing.md says
+    how to publish the folder."""
+    python = static_python()
     if not NOTEBOOKS_DIR.is_dir():
         raise CardkitError(f"no notebooks folder at {NOTEBOOKS_DIR}: build the static site from a checkout of the kit")
-    return subprocess.call([sys.executable, str(STATIC_BUILD), str(Path(out))])
+    return subprocess.call([python, str(STATIC_BUILD), str(Path(out))])
