@@ -204,7 +204,8 @@ FRAGMENT_JS = """<script>
 (() => {
   if (window.ckFragment) return;
   window.ckFragment = true;
-  const id = decodeURIComponent(location.hash.slice(1));
+  let id = location.hash.slice(1);
+  try { id = decodeURIComponent(id); } catch (e) { /* a stray "%" in the address: the fragment as written */ }
   if (!id) return;
   let tries = 0;
   const go = () => {

@@ -17,8 +17,6 @@ import os
 import re
 import struct
 import subprocess
-import sys
-import sysconfig
 import zipfile
 from html.parser import HTMLParser
 from pathlib import Path
@@ -109,85 +107,10 @@ def test_the_wheels_are_compiled_and_the_kit_wheel_is_this_checkout(static_site_
         record = z.read(next(n for n in kit if n.endswith("RECORD"))).decode()
     with zipfile.ZipFile(next(pyodide.glob("ipython-*.whl"))) as z:
         assert magic == {z.read("IPython/__init__.pyc")[:4]}      # one compiler, Pyodide's Python, for all
-    known = build.kit_modules()
-    modules = {known[m].relative_to(ROOT).with_suffix(".pyc").as_posix() for m in build.browser_modules()}
-    assert modules == {n for n in kit if n.endswith(".pyc")}   # every module a page imports, compiled, no other
+    modules = {p.relative_to(ROOT).with_suffix(".pyc").as_posix() for d in ("cardkit", "widgets")
+               for p in (ROOT / d).rglob("*.py") if "voila_template" not in p.parts and "static_site" not in p.parts}
+    assert modules == {n for n in kit if n.endswith(".pyc")}   # every module of this checkout, compiled, no other
     assert "cardkit/game.pyc,sha256=" in record and "cardkit/game.py," not in record
-
-
-# What only a server, the command line or this build runs: never in the browser's wheel.
-SERVER_ONLY = ("cardkit/site.pyc", "cardkit/cli.pyc", "cardkit/bench.pyc", "cardkit/tournament.pyc",
-               "cardkit/impact/measure.pyc", "widgets/guard.pyc")
-
-
-def test_the_kit_wheel_ships_no_server_module_nor_the_pdf_fonts(static_site_dir):
-    with zipfile.ZipFile(next((static_site_dir / "static" / "pyodide").glob("cardkit-*.whl"))) as z:
-        kit = set(z.namelist())
-    assert not kit & set(SERVER_ONLY)
-    assert not [n for n in kit if n.startswith(("cardkit/fonts/", "cardkit/voila_template/", "cardkit/static_site/"))
-                or n.endswith((".dist-info/entry_points.txt", ".py")) or "__pycache__" in n]
-    data = {n.split("/")[1] for n in kit if n.startswith("cardkit/") and not n.endswith(".pyc")}
-    assert data == {"rules", "examples", "impact", "sources"}           # what the pages read
-    for game in cardkit.GAMES:
-        assert f"cardkit/rules/{game}.toml" in kit and f"cardkit/games/{game}.pyc" in kit
-
-
-_PAGE_RUN = r"""
-import json, sys
-kit, packages, page = sys.argv[1:4]
-sys.path[:] = [kit, *(p for p in sys.path if p), *json.loads(packages)]   # no cwd, no .pth
-from IPython.display import display
-ns = {"display": display}
-for cell in json.loads(page)["cells"]:              # what the page runs in the browser, in the browser's order
-    if cell["cell_type"] == "code":
-        exec(compile("".join(cell["source"]), "<page>", "exec"), ns)
-import cardkit
-if "widgets" in sys.modules:                        # what a visitor's clicks import by name: bots and questions
-    from cardkit.bots import game_bots
-    from cardkit.exercises import kinds
-    for game in cardkit.GAMES:
-        game_bots(cardkit.load_game(game)), kinds(game)
-print(json.dumps({n: getattr(m, "__file__", None) for n, m in list(sys.modules.items())
-                  if n.split(".")[0] in ("cardkit", "widgets")}))
-"""
-
-
-def test_every_page_runs_with_only_the_modules_the_kit_wheel_ships(static_site_dir, tmp_path):
-    """Each page's code as the browser runs it, in a Python that finds the kit only in what its wheel ships (the
-    modules of this checkout that the wheel holds compiled, and its data files; the other packages from this
-    environment): no page imports a module of the kit that the site does not ship."""
-    kit = tmp_path / "kit"
-    with zipfile.ZipFile(next((static_site_dir / "static" / "pyodide").glob("cardkit-*.whl"))) as z:
-        for name in z.namelist():
-            if name.split("/")[0].endswith(".dist-info"):
-                continue
-            to = kit / name.removesuffix("c") if name.endswith(".pyc") else kit / name
-            to.parent.mkdir(parents=True, exist_ok=True)
-            to.write_bytes((ROOT / to.relative_to(kit)).read_bytes() if name.endswith(".pyc") else z.read(name))
-    packages = json.dumps(sorted({sysconfig.get_paths()[k] for k in ("purelib", "platlib")}))
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")} | {"CARDKIT_STATIC_SITE": "1"}
-    imported = set()
-    for name in PAGES:
-        page = json.dumps(_config((static_site_dir / f"{name}.html").read_text())["notebookSrc"])
-        done = subprocess.run([sys.executable, "-S", "-c", _PAGE_RUN, kit, packages, page], capture_output=True,
-                              text=True, cwd=tmp_path, env=env, timeout=300)
-        assert done.returncode == 0, f"{name}: {done.stderr[-3000:]}"
-        seen = json.loads(done.stdout.splitlines()[-1])
-        assert all(Path(f).is_relative_to(kit) for f in seen.values() if f), name     # the wheel's, no other
-        imported |= set(seen)
-    assert {"widgets.play", "widgets.index", "cardkit.bots.whist", "cardkit.exercises.faro"} <= imported
-    assert imported <= build.browser_modules()
-
-
-def test_the_modules_shipped_are_those_the_pages_import():
-    """The kit's modules that the pages' code imports, with what they import in turn (at the top or inside a
-    function, or by name), and nothing else: the server, the command line and this build stay out."""
-    ships = build.browser_modules()
-    assert {"cardkit", "cardkit.games.whist", "cardkit.bots.faro", "cardkit.exercises.common", "cardkit.impact",
-            "cardkit.rulecard", "widgets", "widgets.browser_store", "widgets.play"} <= ships
-    for rel in SERVER_ONLY:
-        assert rel.removesuffix(".pyc").replace("/", ".") not in ships
-    assert not [m for m in ships if m.startswith(("cardkit.static_site", "cardkit.voila_template"))]
 
 
 def test_every_page_runs_python_from_the_site_itself(static_site_dir):
@@ -633,3 +556,91 @@ def test_a_game_under_way_comes_back_after_a_reload(chromium, static_url):
     assert table_log(table) == log
     assert (page.errors, page.failed, page.external) == ([], [], [])
     page.context_.close()
+
+
+# --- what the line at the top says ------------------------------------------------------------------------------
+def test_a_page_opened_as_a_file_says_the_site_needs_a_web_server(chromium, static_site_dir, tmp_path):
+    """A double-click on a page of the built folder: the browser lets no page from a file start Python, so the
+    line at the top says the site needs a web server and gives the one command that serves this folder (no
+    promise of a start in seconds, no advice to reload)."""
+    folder = tmp_path / "my site"                  # a folder with a space: the command quotes it
+    os.symlink(static_site_dir, folder)
+    for width in (1280, 390):
+        context = chromium.new_context(viewport={"width": width, "height": 800})
+        page = context.new_page()
+        page.goto((folder / "sieben.html").as_uri())
+        line = page.locator("#ck-python")
+        page.wait_for_function("() => document.getElementById('ck-python').dataset.state === 'file'", timeout=10000)
+        said = " ".join(line.inner_text().split())
+        assert "needs a web server" in said
+        assert f'python3 -m http.server -d "{folder}" 8000' in said
+        assert "http://localhost:8000/sieben.html" in said
+        assert not re.search(r"few seconds|reload", said)
+        assert line.locator(".ck-command").is_visible()          # on a phone too
+        assert page.locator("section#S7-1").is_visible()          # the rules, to read
+        page.screenshot(path=tmp_path / f"file-{width}.png")
+        page.wait_for_timeout(3000)
+        assert page.locator("#ck-python").get_attribute("data-state") == "file"   # and it stays said
+        context.close()
+
+
+# every text the line at the top shows, in order, from the page's first moment
+_LINE_TEXTS = """
+window.ckSaid = [];
+new MutationObserver(() => {
+  const t = document.querySelector("#ck-python .ck-python-text");
+  if (t && window.ckSaid[window.ckSaid.length - 1] !== t.textContent) window.ckSaid.push(t.textContent);
+}).observe(document, { childList: true, subtree: true, characterData: true });
+"""
+
+
+def test_a_cold_start_says_how_much_has_come_and_a_stray_percent_in_the_address_is_ignored(chromium, static_url,
+                                                                                              static_site_dir):
+    """While Python starts the line counts its download in megabytes ("Starting Python: 3.2 of 13.7 MB", the total
+    what the build lists for the start), rather than promise "a few seconds". The address's fragment is a
+    malformed percent escape: the page goes on without an error."""
+    preload = (static_site_dir / "static" / "pyodide" / "pyodide-preload.js").read_text()
+    listed = json.loads(re.search(r"self\.ckDownloads = (\{.*?\});", preload).group(1))
+    for name, size in listed.items():
+        assert (static_site_dir / "static" / "pyodide" / name).stat().st_size == size, name
+    assert {"pyodide.asm.wasm", "python_stdlib.zip", "pyodide-memory.gz", "pyodide-lock.json"} <= set(listed)
+    assert any(n.startswith("cardkit-") for n in listed) and any(n.startswith("ipython-") for n in listed)
+    total = f"{sum(listed.values()) / 1e6:.1f}"
+    page = _open(chromium, "about:blank")
+    page.context_.add_init_script(_LINE_TEXTS)
+    page.goto(f"{static_url}/sieben.html#%E0%A4%A")
+    _ready(page)
+    said = page.evaluate("() => window.ckSaid")
+    counts = [re.fullmatch(rf"Starting Python: (\d+\.\d) of {re.escape(total)} MB — .*", t) for t in said]
+    figures = [float(m.group(1)) for m in counts if m]
+    assert figures, said
+    assert figures == sorted(figures) and figures[-1] <= float(total)
+    assert f"Starting Python: {total} MB downloaded, now setting it up — " in " ".join(said), said
+    assert not any("few seconds" in t for t in said), said
+    assert said[-1].startswith("Ready")
+    page.wait_for_timeout(500)
+    assert (page.errors, page.failed, page.external) == ([], [], [])     # the fragment: no URIError
+    page.context_.close()
+
+
+# --- the Voilà site beside it ----------------------------------------------------------------------------------
+def test_after_a_static_build_the_voila_pages_log_no_error(chromium, static_site_dir):
+    """`make static` then `make site` in one checkout: the static build ran with the tools of its own venv, and
+    the Voilà pages (served from this environment, the site's) load no JupyterLite extension: their browser
+    console has no error, and no extension failed to load. (With the static tools beside Voilà every page
+    logged "Failed to create module … pyodide-kernel-extension" and a TypeError.)"""
+    from site_server import page_ready_time, running_site
+    assert (static_site_dir / "service-worker.js").is_file()          # the static build has run in this checkout
+    with running_site() as base:
+        for name in ("index", "sieben"):
+            context = chromium.new_context(viewport={"width": 1280, "height": 900})
+            page = context.new_page()
+            messages = []
+            page.on("console", lambda m: messages.append(f"{m.type}: {m.text}"))
+            page.on("pageerror", lambda e: messages.append(f"pageerror: {e}"))
+            page_ready_time(page, f"{base}/voila/render/{name}.ipynb")
+            page.wait_for_timeout(1000)
+            bad = [m for m in messages if m.startswith(("error:", "pageerror:"))
+                   or "Failed to create module" in m or "jupyterlite" in m.lower()]
+            assert bad == [], name
+            context.close()

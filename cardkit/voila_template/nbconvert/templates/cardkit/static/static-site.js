@@ -1,6 +1,9 @@
 /* cardkit's static site (frontend "voici"): the page is readable at once and Python starts in the
    background. This script
-   - says what Python is doing in the line at the top (#ck-python), and when it is ready;
+   - says what Python is doing in the line at the top (#ck-python): how much of its download has come
+     ("Starting Python: 3.2 of 13.7 MB", counted by the kernel's worker: pyodide-preload.js), the page's
+     set-up, and when it is ready; on a page opened as a file, where Python cannot start, that the site needs a
+     web server, and the command that serves its folder;
    - swaps each widget's still picture for the live widget once its cell has run (Voici appends the live
      output to the cell; the picture, .ck-static, goes);
    - keeps the site's service worker (service-worker.js) registered: JupyterLite's own registration code
@@ -37,13 +40,53 @@
     if (sw) localStorage.setItem(sw.scriptURL + "-version", config.appVersion);
   } catch (e) { /* private mode: nothing to keep */ }
 
+  /* Opened as a file (a double-click on a page of the built folder): the browser lets no such page start
+     Python. Say so, and how to serve the folder (its pages sit at its top: the page's own folder). */
+  var fromFile = location.protocol === "file:";
+  if (fromFile && text) {
+    var path = location.pathname, cut = path.lastIndexOf("/");
+    var folder = path.slice(0, cut), page = path.slice(cut + 1) || "index.html";
+    try { folder = decodeURIComponent(folder); page = decodeURIComponent(page); } catch (e) { /* as written */ }
+    if (/^\/[A-Za-z]:/.test(folder)) folder = folder.slice(1);            // Windows: /C:/Users/...
+    if (/[^\w\/.:\\-]/.test(folder)) folder = '"' + folder.replace(/"/g, '\\"') + '"';
+    text.textContent = "This page was opened as a file, and Python cannot start here: the site needs a web " +
+      "server. The rules are all here to read. To play, serve the site's folder from a terminal with ";
+    var command = document.createElement("code");
+    command.className = "ck-command";
+    command.textContent = "python3 -m http.server -d " + folder + " 8000";
+    var address = document.createElement("a");
+    address.href = address.textContent = "http://localhost:8000/" + page;
+    text.appendChild(command);
+    text.appendChild(document.createTextNode(" and open "));
+    text.appendChild(address);
+    text.appendChild(document.createTextNode("."));
+    line.setAttribute("data-state", "file");
+    offline = null;                    // (nothing can be kept offline from a file)
+  }
+
+  /* Python's start, in honest figures: the download as it arrives, then its set-up, then the page's. */
+  var MORE = " \u2014 the rules are here to read; the switches, replays and the play table come alive once it has started";
+  var phase = fromFile ? "file" : "starting", news = Date.now(), began = Date.now();
+  function mbOf(done, total) { return (done / 1e6).toFixed(1) + " of " + (total / 1e6).toFixed(1) + " MB"; }
+  function starting() {
+    if (ready || phase !== "starting") return;
+    var p = window.ckStart;
+    if (!p || !p.total) say("Starting Python in your browser", "starting", MORE);
+    else if (p.done < p.total) say("Starting Python: " + mbOf(p.done, p.total), "starting", MORE);
+    else say("Starting Python: " + (p.total / 1e6).toFixed(1) + " MB downloaded, now setting it up", "starting", MORE);
+  }
+  window.addEventListener("ck-start", function () { news = Date.now(); starting(); });
+  if (!fromFile) starting();
+
   /* Voici reports its progress through these two (voila_setup.macro.html.j2 defines them for the spinner). */
   window.update_loading_text = function (index, count, words) {
-    if (ready) return;
-    if (words) say("Starting Python in your browser", "starting",
-                   " \u2014 the rules are here to read; the switches, replays and the play table come alive in a few seconds");
-    else if (count) say("Python is setting up this page (" + index + " of " + count + ")", "running",
-                        " \u2014 the rules are here to read");
+    if (ready || fromFile) return;
+    news = Date.now();
+    if (words) starting();
+    else if (count) {
+      phase = "running";
+      say("Python is setting up this page (" + index + " of " + count + ")", "running", " \u2014 the rules are here to read");
+    }
   };
   window.display_cells = function () {
     if (ready) return;
@@ -52,10 +95,16 @@
     document.body.classList.add("ck-python-ready");
     precache(false);
   };
-  setTimeout(function () {
-    if (!ready) say("Python has not started yet. The rules are all here; to play, reload the page (a phone may "
-                    + "need a minute the first time).", "slow");
-  }, 90000);
+  /* Past a minute and a half with no news for half a minute (no byte of the download, no step of the set-up),
+     Python is stuck rather than slow. */
+  var watch = fromFile ? null : setInterval(function () {
+    if (ready) { clearInterval(watch); return; }
+    if (Date.now() - began < 90000 || Date.now() - news < 30000) return;
+    clearInterval(watch);
+    phase = "slow";
+    say("Python has not started yet. The rules are all here; to play, reload the page (a phone may "
+        + "need a minute the first time).", "slow");
+  }, 5000);
 
   /* Swap a still picture for the live output: Voici adds .jp-Cell-outputWrapper to the cell when it has run.
      A cell without a widget (.ck-static without .ck-waiting) only ran its imports in the browser, and keeps
