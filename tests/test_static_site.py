@@ -17,6 +17,8 @@ import os
 import re
 import struct
 import subprocess
+import sys
+import sysconfig
 import zipfile
 from html.parser import HTMLParser
 from pathlib import Path
@@ -107,10 +109,85 @@ def test_the_wheels_are_compiled_and_the_kit_wheel_is_this_checkout(static_site_
         record = z.read(next(n for n in kit if n.endswith("RECORD"))).decode()
     with zipfile.ZipFile(next(pyodide.glob("ipython-*.whl"))) as z:
         assert magic == {z.read("IPython/__init__.pyc")[:4]}      # one compiler, Pyodide's Python, for all
-    modules = {p.relative_to(ROOT).with_suffix(".pyc").as_posix() for d in ("cardkit", "widgets")
-               for p in (ROOT / d).rglob("*.py") if "voila_template" not in p.parts and "static_site" not in p.parts}
-    assert modules == {n for n in kit if n.endswith(".pyc")}   # every module of this checkout, compiled, no other
+    known = build.kit_modules()
+    modules = {known[m].relative_to(ROOT).with_suffix(".pyc").as_posix() for m in build.browser_modules()}
+    assert modules == {n for n in kit if n.endswith(".pyc")}   # every module a page imports, compiled, no other
     assert "cardkit/game.pyc,sha256=" in record and "cardkit/game.py," not in record
+
+
+# What only a server, the command line or this build runs: never in the browser's wheel.
+SERVER_ONLY = ("cardkit/site.pyc", "cardkit/cli.pyc", "cardkit/bench.pyc", "cardkit/tournament.pyc",
+               "cardkit/impact/measure.pyc", "widgets/guard.pyc")
+
+
+def test_the_kit_wheel_ships_no_server_module_nor_the_pdf_fonts(static_site_dir):
+    with zipfile.ZipFile(next((static_site_dir / "static" / "pyodide").glob("cardkit-*.whl"))) as z:
+        kit = set(z.namelist())
+    assert not kit & set(SERVER_ONLY)
+    assert not [n for n in kit if n.startswith(("cardkit/fonts/", "cardkit/voila_template/", "cardkit/static_site/"))
+                or n.endswith((".dist-info/entry_points.txt", ".py")) or "__pycache__" in n]
+    data = {n.split("/")[1] for n in kit if n.startswith("cardkit/") and not n.endswith(".pyc")}
+    assert data == {"rules", "examples", "impact", "sources"}           # what the pages read
+    for game in cardkit.GAMES:
+        assert f"cardkit/rules/{game}.toml" in kit and f"cardkit/games/{game}.pyc" in kit
+
+
+_PAGE_RUN = r"""
+import json, sys
+kit, packages, page = sys.argv[1:4]
+sys.path[:] = [kit, *(p for p in sys.path if p), *json.loads(packages)]   # no cwd, no .pth
+from IPython.display import display
+ns = {"display": display}
+for cell in json.loads(page)["cells"]:              # what the page runs in the browser, in the browser's order
+    if cell["cell_type"] == "code":
+        exec(compile("".join(cell["source"]), "<page>", "exec"), ns)
+import cardkit
+if "widgets" in sys.modules:                        # what a visitor's clicks import by name: bots and questions
+    from cardkit.bots import game_bots
+    from cardkit.exercises import kinds
+    for game in cardkit.GAMES:
+        game_bots(cardkit.load_game(game)), kinds(game)
+print(json.dumps({n: getattr(m, "__file__", None) for n, m in list(sys.modules.items())
+                  if n.split(".")[0] in ("cardkit", "widgets")}))
+"""
+
+
+def test_every_page_runs_with_only_the_modules_the_kit_wheel_ships(static_site_dir, tmp_path):
+    """Each page's code as the browser runs it, in a Python that finds the kit only in what its wheel ships (the
+    modules of this checkout that the wheel holds compiled, and its data files; the other packages from this
+    environment): no page imports a module of the kit that the site does not ship."""
+    kit = tmp_path / "kit"
+    with zipfile.ZipFile(next((static_site_dir / "static" / "pyodide").glob("cardkit-*.whl"))) as z:
+        for name in z.namelist():
+            if name.split("/")[0].endswith(".dist-info"):
+                continue
+            to = kit / name.removesuffix("c") if name.endswith(".pyc") else kit / name
+            to.parent.mkdir(parents=True, exist_ok=True)
+            to.write_bytes((ROOT / to.relative_to(kit)).read_bytes() if name.endswith(".pyc") else z.read(name))
+    packages = json.dumps(sorted({sysconfig.get_paths()[k] for k in ("purelib", "platlib")}))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")} | {"CARDKIT_STATIC_SITE": "1"}
+    imported = set()
+    for name in PAGES:
+        page = json.dumps(_config((static_site_dir / f"{name}.html").read_text())["notebookSrc"])
+        done = subprocess.run([sys.executable, "-S", "-c", _PAGE_RUN, kit, packages, page], capture_output=True,
+                              text=True, cwd=tmp_path, env=env, timeout=300)
+        assert done.returncode == 0, f"{name}: {done.stderr[-3000:]}"
+        seen = json.loads(done.stdout.splitlines()[-1])
+        assert all(Path(f).is_relative_to(kit) for f in seen.values() if f), name     # the wheel's, no other
+        imported |= set(seen)
+    assert {"widgets.play", "widgets.index", "cardkit.bots.whist", "cardkit.exercises.faro"} <= imported
+    assert imported <= build.browser_modules()
+
+
+def test_the_modules_shipped_are_those_the_pages_import():
+    """The kit's modules that the pages' code imports, with what they import in turn (at the top or inside a
+    function, or by name), and nothing else: the server, the command line and this build stay out."""
+    ships = build.browser_modules()
+    assert {"cardkit", "cardkit.games.whist", "cardkit.bots.faro", "cardkit.exercises.common", "cardkit.impact",
+            "cardkit.rulecard", "widgets", "widgets.browser_store", "widgets.play"} <= ships
+    for rel in SERVER_ONLY:
+        assert rel.removesuffix(".pyc").replace("/", ".") not in ships
+    assert not [m for m in ships if m.startswith(("cardkit.static_site", "cardkit.voila_template"))]
 
 
 def test_every_page_runs_python_from_the_site_itself(static_site_dir):

@@ -176,28 +176,96 @@ def kernel_wheels() -> list[Path]:
     return out
 
 
-# What of the kit's wheel the browser never runs: the Voilà server's files, this build, and the fonts of the rules
-# card's PDF (drawn here, at build time, into the page).
-SERVER_ONLY = ("cardkit/voila_template/", "cardkit/static_site/", "cardkit/fonts/")
+KIT_PACKAGES = ("cardkit", "widgets")
+# The data files the browser reads (importlib.resources): the rulebooks, the worked examples, the measured effects
+# of the disputed rules with their plots, the source texts. Not the fonts of the rules card's PDF (drawn here, at
+# build time, into the page), nor the Voilà server's template, nor this build's own files.
+BROWSER_DATA = ("cardkit/rules/", "cardkit/examples/", "cardkit/impact/", "cardkit/sources/")
+
+
+def kit_modules(root: Path = ROOT) -> dict[str, Path]:
+    """Every module of the kit's packages under `root`: dotted name -> file."""
+    out = {}
+    for package in KIT_PACKAGES:
+        for path in sorted((root / package).rglob("*.py")):
+            parts = path.relative_to(root).with_suffix("").parts
+            out[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return out
+
+
+def _kit_imports(source: str, module: str, is_package: bool, known) -> set[str]:
+    """The kit's modules that this code (of `module`; a page's is "__main__") imports: by an import statement
+    anywhere in it — at the top, or in a function that runs when a visitor clicks — or by its name in a string
+    (`importlib.import_module(GAMES[name])`), each with the packages that hold it."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                package = module.split(".")[:None if is_package else -1]
+                package = package[:len(package) - node.level + 1]
+                base = ".".join(package + ([node.module] if node.module else []))
+            found.add(base)
+            found.update(f"{base}.{a.name}" for a in node.names)    # `from cardkit import impact`: a module
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in known:
+            found.add(node.value)
+    parts = [name.split(".") for name in found]
+    return {".".join(p[:i]) for p in parts for i in range(1, len(p) + 1)} & set(known)
+
+
+def browser_modules(root: Path = ROOT, notebooks: Path = NOTEBOOKS) -> set[str]:
+    """The kit's modules a page can import in the browser: those the notebooks' code imports, and all that they
+    import in turn. The others (the Voilà server, the command line, the tournaments and the measurements behind
+    the rule cards, the bench, the kernel's guard, this build) are not shipped."""
+    known = kit_modules(root)
+    todo = set()
+    for path in sorted(notebooks.glob("*.ipynb")):
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            if cell["cell_type"] == "code":
+                code = "".join(cell["source"])
+                code = "\n".join(ln for ln in code.splitlines() if not ln.lstrip().startswith(("%", "!")))
+                todo |= _kit_imports(code, "__main__", False, known)
+    seen = set()
+    while todo:
+        module = todo.pop()
+        if module not in seen:
+            seen.add(module)
+            path = known[module]
+            todo |= _kit_imports(path.read_text(encoding="utf-8"), module, path.name == "__init__.py", known)
+    return seen
 
 
 def kit_wheel(tmp: Path) -> Path:
     """The kit's own wheel (cardkit and widgets), built from a copy of this checkout's packages (pip builds in
-    the source folder's `build/`, which keeps the modules of earlier builds, removed or renamed since), without
-    what only a server or this build uses, and without bytecode compiled for this machine's Python
-    (compile_wheels makes the browser's; it rewrites the wheel's RECORD too)."""
+    the source folder's `build/`, which keeps the modules of earlier builds, removed or renamed since), with
+    only the modules a page imports (browser_modules) and the data it reads (BROWSER_DATA), without the command
+    line's entry point, and without bytecode compiled for this machine's Python (compile_wheels makes the
+    browser's; it rewrites the wheel's RECORD too)."""
     dest, src = tmp / "kit", tmp / "kit-source"
     src.mkdir(parents=True)
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, src / name)
-    for package in ("cardkit", "widgets"):
+    for package in KIT_PACKAGES:
         shutil.copytree(ROOT / package, src / package, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", dest, src])
     (built,) = dest.glob("cardkit-*.whl")
+    known = kit_modules(src)
+    modules = {known[m].relative_to(src).as_posix() for m in browser_modules(src)}
     wheel = tmp / built.name
     with zipfile.ZipFile(built) as zin, zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as zout:
+        names = set(zin.namelist())
+        if modules - names:
+            raise BuildError(f"the kit's wheel lacks modules its pages import: {sorted(modules - names)} "
+                             "(pyproject.toml's packages)")
         for info in zin.infolist():
-            if not (info.filename.startswith(SERVER_ONLY) or "__pycache__/" in info.filename):
+            name = info.filename
+            if name.split("/")[0].endswith(".dist-info"):
+                keep = not name.endswith("/entry_points.txt")      # the command line (cardkit.cli) is not shipped
+            else:
+                keep = name in modules or (name.startswith(BROWSER_DATA) and not name.endswith((".py", ".pyc")))
+            if keep and "__pycache__/" not in name:
                 zout.writestr(info, zin.read(info))
     return wheel
 
