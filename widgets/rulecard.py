@@ -49,7 +49,11 @@ PRINT_CSS = """<style>
   body.ck-printing .ck-print-target{position:static !important;max-width:none !important;border:0 !important;
     padding:0 !important;margin:0 !important;overflow:visible !important;height:auto !important;max-height:none !important}
   .ck-print-target .ck-noprint,.ck-print-target .ck-card-tools{display:none !important}
-  .ck-card{font-size:8.4pt;line-height:1.22;background:#fff}
+  .ck-card{font-size:8.2pt;line-height:1.2;background:#fff}
+  .ck-card .ck-card-ref{display:none}
+  .ck-card p{margin:.2em 0}
+  .ck-card .ck-table{font-size:7.2pt;margin:.2em 0}
+  .ck-card .ck-table th,.ck-card .ck-table td{padding:.05em .3em}
   .ck-card header h3{font-size:12.5pt}
   .ck-card-body{column-count:2;column-width:auto;column-gap:5mm}
   .ck-card a,.ck-card a.ck-rule-link{color:inherit !important;text-decoration:none !important}
