@@ -60,6 +60,21 @@ def test_the_lock_lists_exactly_the_files_shipped_with_their_hashes(static_site_
             assert all(n.startswith(f"{name.replace('-', '_')}-0.dist-info/") for n in z.namelist()), name
 
 
+def test_the_lock_is_in_pyodide_s_own_format_with_each_wheel_s_imports_and_dependencies(static_site_dir):
+    """pyodide-lock.json as the `pyodide-lock` package writes it: the Pyodide core's `info`, each entry with the
+    fields of the core's own lock, the imports of each wheel (found in its wheel before compiling) and what it
+    depends on for Pyodide's Python, among what the site ships."""
+    lock = json.loads((static_site_dir / "static" / "pyodide" / "pyodide-lock.json").read_text())
+    core = json.loads((build.DEFAULT_CACHE / "npm" / "node_modules" / "pyodide" / "pyodide-lock.json").read_text())
+    assert lock["info"] == core["info"]
+    assert {tuple(sorted(p)) for p in lock["packages"].values()} == {tuple(sorted(p)) for p in core["packages"].values()}
+    packages = lock["packages"]
+    assert packages["cardkit"]["imports"] == ["cardkit", "widgets"] and packages["cardkit"]["depends"] == []
+    assert packages["ipython"]["imports"] == ["IPython"] and packages["piplite"]["imports"] == ["piplite"]
+    assert {"comm", "ipython", "traitlets", "widgetsnbextension"} <= set(packages["ipywidgets"]["depends"])
+    assert packages["jedi"]["imports"] == [] and packages["jedi"]["version"] == "0"
+
+
 def test_pygments_ships_the_one_lexer_the_kernel_uses(static_site_dir):
     with zipfile.ZipFile(next((static_site_dir / "static" / "pyodide").glob("pygments-*.whl"))) as z:
         lexers = {n for n in z.namelist() if n.startswith("pygments/lexers/")}

@@ -42,7 +42,6 @@ import subprocess
 import sys
 import tempfile
 import zipfile
-from email.parser import Parser
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -402,47 +401,48 @@ def memory_snapshot(pyodide: Path) -> dict:
     return {"file": name, "segments": segments}
 
 
-def wheel_entry(path: Path) -> dict:
-    """A pyodide-lock.json entry for a wheel: its name, version, top-level imports and dependencies."""
-    data = path.read_bytes()
-    with zipfile.ZipFile(io.BytesIO(data)) as z:
-        names = z.namelist()
-        meta = next(n for n in names if n.endswith(".dist-info/METADATA"))
-        m = Parser().parsestr(z.read(meta).decode("utf-8"))
-    name = re.sub(r"[-_.]+", "-", m["Name"]).lower()
-    depends = []
-    for r in m.get_all("Requires-Dist") or []:
-        req, _, marker = r.partition(";")
-        if "extra" in marker or "emscripten" in marker or "win32" in marker or re.search(r"python_version\s*<", marker):
-            continue
-        depends.append(re.sub(r"[-_.]+", "-", re.split(r"[\s<>=~!\[(]", req.strip())[0]).lower())
-    tops = sorted({n.split("/")[0].removesuffix(".py").removesuffix(".pyc") for n in names
-                   if not n.split("/")[0].endswith((".dist-info", ".data"))})
-    return {"name": name, "version": m["Version"], "file_name": path.name, "install_dir": "site",
-            "sha256": sha256(data), "package_type": "package", "imports": tops, "depends": depends,
-            "unvendored_tests": False, "shared_library": False}
+def lock_spec(core: Path, sources: list[Path], dest: Path):
+    """pyodide-lock.json's content for the wheels in `dest`, made with the `pyodide-lock` package (PyPI): each
+    wheel's name, version, top-level imports and dependencies (Requires-Dist, markers evaluated for Pyodide's
+    Python), read from its wheel before compiling (`sources`, the same file names: pyodide-lock finds a wheel's
+    imports by its `.py` files, and the wheels shipped hold `.pyc` alone), with the sha256 of the bytes shipped.
+    The empty placeholders hold no module, where pyodide-lock finds no import and refuses the wheel: their
+    entries are written as its PackageSpec directly. A dependency the site does not ship is left out of
+    `depends` (ipywidgets' jupyterlab-widgets, its JupyterLab extension, unused in a kernel; IPython's terminal)."""
+    from pyodide_lock import PyodideLockSpec
+    from pyodide_lock.spec import InfoSpec, PackageSpec
+    from pyodide_lock.utils import add_wheels_to_spec, update_package_sha256
+    info = json.loads((core / "pyodide-lock.json").read_text())["info"]
+    spec = PyodideLockSpec(info=InfoSpec(**info), packages={})
+    with tempfile.TemporaryDirectory(prefix="cardkit-lock-") as tmp:      # add_wheels_to_spec wants one folder
+        copies = [Path(shutil.copy(w, Path(tmp) / w.name)) for w in sources]
+        spec = add_wheels_to_spec(spec, copies, ignore_missing_dependencies=True)
+    for name in PLACEHOLDERS:
+        spec.packages[name] = PackageSpec(name=name, version="0", file_name=f"{name}-0-py3-none-any.whl",
+                                          install_dir="site", imports=[], depends=[])
+    for p in spec.packages.values():
+        update_package_sha256(p, dest / p.file_name)
+        p.imports, p.depends = sorted(p.imports), sorted({d for d in p.depends if d in spec.packages})
+    spec.packages = dict(sorted(spec.packages.items()))
+    spec.check_wheel_filenames()
+    return spec
 
 
-def pyodide_dir(core: Path, wheels: list[Path], dest: Path) -> None:
-    """static/pyodide of the site: the core files, the wheels, the placeholders, and pyodide-lock.json
-    listing exactly these, each with the sha256 of the bytes shipped (Pyodide checks it)."""
+def pyodide_dir(core: Path, wheels: list[Path], dest: Path, sources: list[Path]) -> None:
+    """static/pyodide of the site: the core files, the wheels (compiled; `sources`: the same before compiling),
+    the placeholders, and pyodide-lock.json listing exactly these, each with the sha256 of the bytes shipped
+    (Pyodide checks it)."""
     dest.mkdir(parents=True, exist_ok=True)
     for name in PYODIDE_FILES:
         shutil.copy(core / name, dest / name)
-    entries = {}
     for w in wheels:
         shutil.copy(w, dest / w.name)
-        e = wheel_entry(dest / w.name)
-        entries[e["name"]] = e
     for name in PLACEHOLDERS + tuple(STAND_INS):
         (dest / f"{name}-0-py3-none-any.whl").write_bytes(placeholder_wheel(name, STAND_INS.get(name)))
-        entries[name] = wheel_entry(dest / f"{name}-0-py3-none-any.whl")
-    for e in entries.values():     # dependencies the site does not ship (jupyterlab-widgets: the JupyterLab
-        e["depends"] = sorted(d for d in set(e["depends"]) if d in entries)   # extension, unused in a kernel)
-    info = json.loads((core / "pyodide-lock.json").read_text())["info"]
-    lock = {"info": info, "packages": dict(sorted(entries.items()))}
-    (dest / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True) + "\n")
-    missing = [n for n in PRELOAD if re.sub(r"[-_.]+", "-", n) not in entries]
+    spec = lock_spec(core, [*sources, *(dest / f"{name}-0-py3-none-any.whl" for name in STAND_INS)], dest)
+    spec.to_json(dest / "pyodide-lock.json", indent=1)
+    lock = spec.model_dump()
+    missing = [n for n in PRELOAD if re.sub(r"[-_.]+", "-", n) not in lock["packages"]]
     if missing:
         raise BuildError(f"the lock lacks what the kernel loads: {missing}")
     snapshot = memory_snapshot(dest)
@@ -862,7 +862,7 @@ def build(out: Path, cache: Path = DEFAULT_CACHE) -> None:
         say("Compiling the browser's Python packages")
         compiled = compile_wheels(core, wheels, tmp / "compiled")
         lite_dir = tmp / "lite"
-        pyodide_dir(core, compiled, lite_dir / "static" / "pyodide")
+        pyodide_dir(core, compiled, lite_dir / "static" / "pyodide", wheels)
         say("Building the app (Voici, JupyterLite, the Pyodide kernel)")
         stage = tmp / "site"
         lite = lite_shell(lite_dir, stage)
