@@ -485,3 +485,58 @@ def test_the_words_read_as_a_teacher_writes_them(game):
                 if found:
                     bad.append((opts, n, q.kind, found))
     assert not bad, bad[:5]
+
+
+def test_a_bakkarat_count_is_explained_from_its_cards():
+    """The count's reasons are the cards' own arithmetic, as the engine counts (set 3 once said of 10♠ A♦ 9♣
+    "three cards that make exactly 10 count nothing": they make 20, less 10 is 10): the values of the
+    cards shown, their sum, 10 taken off while it is over 10, and the count the question marks right."""
+    from cardkit.games import bakkarat as ba
+    seen = 0
+    for ten in ("zero", "ten"):
+        for n in SETS:
+            for q in a_set("bakkarat", n, three_card_ten=ten).questions:
+                if q.kind != "value":
+                    continue
+                seen += 1
+                hand = q.scene.rows[0].cards
+                vals = [ba.VALUE[c] for _, c in hand]
+                raw = sum(vals)
+                assert " + ".join(map(str, vals)) + f" = {raw}" in q.why, (q.why, hand)
+                count = int(q.answer_text.split()[-1].rstrip("."))
+                assert q.why.rstrip(".").endswith(f": {count}") or q.why.rstrip(".").endswith(f"= {count}"), q.why
+                assert ("exactly 10" in q.why) == (ba.RED[raw] == 10), q.why
+                if raw > 10:
+                    assert f": {ba.RED[raw]}" in q.why, q.why
+    assert seen > 10
+
+
+@pytest.mark.parametrize("opts", [{}, {"first_six": "played"}, {"ruleset": "long"}, {"ruleset": "short"}])
+def test_a_whist_hand_score_is_explained_under_every_reading_with_what_the_scene_shows(opts):
+    """Whist's "what does this hand score?": the reasons follow the reading in force (WH-5.1.1 "the hand's
+    first six played" scores tricks 7 to 13, each for its taker: the scene then shows who took them, and the
+    side's share of them is the answer); an other reading that counts honours has them shown; and the
+    reasons end on the number the question marks right."""
+    seen = 0
+    for n in SETS:
+        for q in a_set("whist", n, **opts).questions:
+            if q.kind != "hand":
+                continue
+            seen += 1
+            lines = " ".join(q.scene.lines)
+            late = next((line for line in q.scene.lines if line.startswith("Tricks 7 to 13")), None)
+            value = int(q.answer_text.split(" score ")[1].split()[0])
+            readings = [q.options] + [dict(q.options, **{"first_six": "played"})
+                                      for o in q.others if o.rule == "WH-5.1.1" and "letter" in o.reading]
+            if any(r.get("first_six") == "played" and r.get("ruleset", "source") == "source" for r in readings) or \
+                    any(o.rule == "WH-5.1.1" for o in q.others):
+                assert late is not None, (q.prompt, q.scene.lines, [o.answer for o in q.others])
+            if opts.get("first_six") == "played":
+                assert "[WH-5.1.1]" in q.why and "beyond" not in q.why, q.why
+                if "game point" not in q.prompt:
+                    team = q.answer_text.split(" score ")[0]
+                    assert late.split(": ", 1)[1].count(team) == value, (late, q.answer_text)
+            if any("honours" in o.answer for o in q.others) or "honours" in q.why:
+                assert "Trump honours" in lines, (q.scene.lines, q.why, [o.answer for o in q.others])
+            assert re.search(rf"\b{value}( (hand |game )?(points?|games?))?( in all)?\.$", q.why), q.why
+    assert seen >= 3

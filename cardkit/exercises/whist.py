@@ -117,7 +117,7 @@ class HandKind(Kind):
         pb = e["points_before"][side]
         if r["late"]:
             tricks = (f"only tricks 7 to 13 of the hand score, one hand point each for the side that took it "
-                      f"[WH-5.1.1]: {team} took {k} of them")
+                      f"[WH-5.1.1]: {team} took {k} of them, {plural(k, 'hand point')}")
         elif r["classic"]:
             tricks = f"each trick beyond six scores one point [WH-5.1]: {team} took {t}, {plural(k, 'point')}"
         else:
@@ -131,11 +131,11 @@ class HandKind(Kind):
                 hon = f"; their {h} trump honours do not count for a side at {r['target'] - 1} [WH-5.6.2]"
         if r["what"] != "game":
             if r["classic"] and hon:
-                return f"{tricks}{hon}: {r['value']} in all"
+                return f"{tricks}{hon}: {plural(r['value'], 'point')} in all"
             return tricks
         if r["classic"]:
-            return (f"{team} had {plural(pb, 'point')}; {tricks}{hon}: that reaches {r['target']}, a game "
-                    f"[WH-5.6.4]")
+            return (f"{team} had {plural(pb, 'point')}; {tricks}{hon}: that reaches {r['target']} [WH-5.6.4], "
+                    f"and they win {plural(r['value'], 'game')}")
         o = e["hand_points_at_game"][1 - side]
         ow = f"({o})".replace("-", "−") if o < 0 else str(o)
         return (f"{team} had {plural(pb, 'hand point')}; {tricks}, which brings them to 7; a side that reaches "
