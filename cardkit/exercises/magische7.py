@@ -55,7 +55,8 @@ class PointsKind(Kind):
         face = lambda c: c.value if c.kind == "point" else 0        # noqa: E731
         near = [face(led) + face(fol), 2 * face(led), 2 * face(fol), 7, 0, right + 7, right - 7, -right]
         near += [sum(m7.card_points(led, fol, {**snap["opts"], "spiegel_scoring": v})) for v in ("copy", "zero")]
-        near = [int(v) for v in near]
+        near = [int(v) for v in near + [right + 1, right + 2, right - 1, right - 2]]
+        near = [v for v in near if v >= 0]          # a trick scores no less than nothing
         choices, key = number_choices(int(right), near, rng, lambda v: plural(v, "point"))
         note = snap["describe"]
         why = (f"{sentence(note)} The cards count their own value; a Joker and the Kreuz count nothing, and the "

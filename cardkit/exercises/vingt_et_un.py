@@ -47,7 +47,8 @@ class ValueKind(Kind):
         blackjack = sum(10 if c.rank in ("J", "Q", "K") else 11 if c.rank == "A" else int(c.rank) for c in hand)
         pips = sum(vu.VALUE[c.rank] for c in hand)
         ones = sum(1 if c.rank == "A" else vu.VALUE[c.rank] for c in hand)
-        near = [blackjack, pips, ones, total + 1, total - 1, total + 10, total - 10]
+        near = [blackjack, pips, ones, total + 1, total - 1, total + 10, total - 10, total + 2, total - 2,
+                total + 3, total - 3]
         choices, key = number_choices(total, [v for v in near if v > 0], rng, str)
         nm = snap["names"][snap["viewer"]]
         aces = ("an Ace counts 11 (two Aces alone make 21)" if snap["ace"] == "eleven"
