@@ -540,3 +540,16 @@ def test_a_whist_hand_score_is_explained_under_every_reading_with_what_the_scene
                 assert "Trump honours" in lines, (q.scene.lines, q.why, [o.answer for o in q.others])
             assert re.search(rf"\b{value}( (hand |game )?(points?|games?))?( in all)?\.$", q.why), q.why
     assert seen >= 3
+
+
+@pytest.mark.parametrize("game", list(cardkit.GAMES))
+def test_the_mark_gives_the_rule_as_played_under_the_questions_options(game):
+    """Issue 39: what a learner takes away is the rulebook's statement of the rule as played (under the options
+    the set was made with), never a cut of the discussion."""
+    qs = ex.question_set(game, 5)
+    for q in qs.questions:
+        m = ex.mark(q, {next(iter(q.answer))})
+        book = cardkit.load_game(game, **q.options).rulebook
+        assert m.rule and m.rule == book.as_played(q.rule), q.rule
+    sheet = ex.sheet_text(qs)
+    assert sheet.count("   The rule: ") == len(qs.questions) and "**" not in sheet

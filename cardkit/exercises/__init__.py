@@ -156,6 +156,7 @@ class Mark:
     why: str                    # the engine's reasons, plain words with rule IDs
     why_not: list               # a line for each wrong choice picked (or right one missed)
     others: list                # Other
+    rule: str = ""              # the rule the answer rests on, as played under the question's options (the rulebook's words)
 
 
 def mark(q: Question, picked) -> Mark:
@@ -176,7 +177,17 @@ def mark(q: Question, picked) -> Mark:
         elif q.multiple and k in q.answer and k not in picked:
             notes.append(sentences(f"{q.choice(k).label} is right too."))
     head = "Right." if right else f"Not quite. {q.answer_text}"
-    return Mark(right, head, q.why, notes, list(q.others))
+    return Mark(right, head, q.why, notes, list(q.others), rule_as_played(q))
+
+
+def rule_as_played(q: Question) -> str:
+    """The rule a question's answer rests on, in the rulebook's statement of it as played under the question's
+    options ("" where the rule has none): what a learner takes away, never cut from the discussion."""
+    import cardkit
+    book = cardkit.load_game(q.game, **q.options).rulebook
+    if not q.rule or q.rule not in book.ids():
+        return ""
+    return book.as_played(q.rule)
 
 
 # --- a set of questions -------------------------------------------------------------------------------
@@ -208,6 +219,9 @@ def sheet_text(qs: QuestionSet) -> str:
             out.append(f"   {q.scene.hand_title}: " + ", ".join(c.label for c in q.scene.hand))
         out.append("   Choices: " + " · ".join(("✓ " if c.key in q.answer else "") + c.label for c in q.choices))
         out.append(f"   {q.answer_text} {q.why}")
+        played = rule_as_played(q)
+        if played:
+            out.append(f"   The rule: {re.sub(r'[*]+', '', played)}")
         out += [f"   Under the other reading of {o.rule}, “{o.reading}”: {o.answer}." for o in q.others]
         out.append("")
     return "\n".join(out)
