@@ -216,15 +216,32 @@ def test_every_page_runs_python_from_the_site_itself(static_site_dir):
         assert not re.search(r"""(?:src|href)=["']https?://""", html), name
 
 
+def _sw_manifest(site: Path) -> dict:
+    """The service worker's precache manifest (Workbox's entries), by address."""
+    sw = (site / "service-worker.js").read_text()
+    return {e["url"]: e for e in json.loads(re.search(r"const MANIFEST = (\[.*?\]);", sw, re.S).group(1))}
+
+
 def test_the_service_worker_lists_every_file_with_its_hash(static_site_dir):
+    """Workbox's precache manifest: every file of the site with its revision, its integrity (the browser checks the
+    bytes it fetches) and its size; Workbox's scripts and JupyterLite's worker imported by addresses that carry
+    their content's hash (imported scripts go through the HTTP cache)."""
+    import base64
     sw = (static_site_dir / "service-worker.js").read_text()
-    files = json.loads(re.search(r"const FILES = (\{.*?\});", sw, re.S).group(1))
+    files = _sw_manifest(static_site_dir)
     on_disk = {p.relative_to(static_site_dir).as_posix() for p in static_site_dir.rglob("*") if p.is_file()}
     assert set(files) == on_disk - {"service-worker.js", build.MANIFEST}
     for rel in ("index.html", "sieben.html", "static/pyodide/pyodide.asm.wasm", "manifest.webmanifest"):
-        data = (static_site_dir / rel).read_bytes()
-        assert files[rel] == [hashlib.sha256(data).hexdigest()[:16], len(data)]
-    assert 'importScripts("jupyterlite-service-worker.js")' in sw
+        digest = hashlib.sha256((static_site_dir / rel).read_bytes())
+        assert files[rel] == {"url": rel, "revision": digest.hexdigest()[:16], "size": (static_site_dir / rel).stat().st_size,
+                              "integrity": "sha256-" + base64.b64encode(digest.digest()).decode()}
+    jl = files["jupyterlite-service-worker.js"]["revision"]
+    assert f'importScripts("jupyterlite-service-worker.js?v={jl}")' in sw
+    for name in ("core", "routing", "strategies", "precaching"):
+        rel = f"static/workbox/workbox-{name}.prod.js"
+        assert f'"{rel}?v={files[rel]["revision"]}"' in sw
+    assert "static/workbox/workbox-window.prod.umd.js" in files
+    assert not re.search(r"https?://", sw.split("const MANIFEST")[0].split("*/", 1)[1])     # nothing from a CDN
 
 
 def test_the_site_lists_the_files_it_wrote_so_a_rebuild_touches_only_those(static_site_dir):
@@ -545,24 +562,68 @@ def test_a_new_user_answers_a_question_is_told_why_and_takes_the_rules_along(chr
 
 
 # --- offline ---------------------------------------------------------------------------------------------------
-def test_after_a_visit_the_site_works_with_the_network_gone(chromium, static_site_dir):
-    """Visit one page while the server runs; once Python is ready the service worker keeps the whole site.
-    Then the server is stopped: the page visited reloads and plays, and a page never visited opens and plays."""
+_CACHED = """async () => {
+  const out = [];
+  for (const name of await caches.keys()) {
+    if (name.startsWith("workbox-precache")) for (const r of await (await caches.open(name)).keys()) out.push(r.url);
+  }
+  return out;
+}"""
+
+
+def _cached(page, base: str) -> dict:
+    """What the site's service worker keeps: address (from the site's root) -> revision."""
+    out = {}
+    for url in page.evaluate(_CACHED):
+        parts = urlsplit(url)
+        assert f"{parts.scheme}://{parts.netloc}" == base
+        out[parts.path.lstrip("/")] = dict(p.split("=", 1) for p in parts.query.split("&"))["__WB_REVISION__"]
+    return out
+
+
+def _offline_state(page, state: str, timeout=READY_TIMEOUT):
+    page.wait_for_function("(s) => document.querySelector('.ck-offline')?.dataset.state === s", arg=state,
+                           timeout=timeout)
+
+
+def test_after_a_visit_the_site_works_with_the_network_gone(chromium, static_site_dir, tmp_path):
+    """Visit one page while the server runs: the service worker keeps that page and what it loaded, and nothing
+    more (no other page, a fraction of the site). "Save every page" keeps the whole site, each file checked
+    against the build's hash. Then the server is stopped: the page visited reloads and plays, and a page never
+    visited opens and plays."""
+    manifest = _sw_manifest(static_site_dir)
+    total = sum(e["size"] for e in manifest.values())
     context = chromium.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    errors = []
+    errors, requested = [], set()
     page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("request", lambda r: requested.add(urlsplit(r.url).path.lstrip("/") or "index.html"))
     with serving_static(static_site_dir) as base:
         page.goto(f"{base}/sieben.html")
         _ready(page)
-        page.wait_for_function("() => document.querySelector('.ck-offline')?.dataset.state === 'complete'",
-                               timeout=READY_TIMEOUT)
-        assert "every page works without a network" in page.locator(".ck-offline").inner_text()
+        _offline_state(page, "kept", 60000)
+        line = page.locator(".ck-offline")
+        assert line.inner_text().startswith("This page works offline.")
+        button = line.locator("button", has_text="Save every page")
+        assert f"({total / 1e6:.1f} MB)" in button.inner_text()
+        _screenshots(page, tmp_path / "kept")
+        kept = _cached(page, base)
+        assert "sieben.html" in kept and "static/pyodide/pyodide.asm.wasm" in kept
+        assert [rel for rel in kept if rel.endswith(".html")] == ["sieben.html"]          # no other page
+        app = {"manifest.webmanifest"} | {rel for rel in manifest if rel.startswith("icon-")}
+        assert set(kept) <= requested | app, set(kept) - requested                   # what this page loaded
+        assert all(manifest[rel]["revision"] == rev for rel, rev in kept.items())
+        others = sum(e["size"] for rel, e in manifest.items() if rel.endswith(".html") and rel != "sieben.html")
+        assert sum(manifest[rel]["size"] for rel in kept) <= total - others     # (Python is most of a page's load)
+        button.click()                                                       # the visitor asks: the whole site
+        _offline_state(page, "complete")
+        assert "every page works without a network" in line.inner_text()
+        assert _cached(page, base) == {rel: e["revision"] for rel, e in manifest.items()}
         # Chromium's own check that the page can be installed as an app (manifest, icons, service worker,
         # a secure origin); a test browser's context is private, which is all it may say against it
         installable = context.new_cdp_session(page).send("Page.getInstallabilityErrors")
         assert [e["errorId"] for e in installable["installabilityErrors"]] in ([], ["in-incognito"]), installable
-    with pytest.raises(OSError):                                          # the server is gone
+    with pytest.raises(OSError):                                              # the server is gone
         __import__("urllib.request").request.urlopen(f"{base}/index.html", timeout=3)
     for name in ("sieben", "whist"):
         page.goto(f"{base}/{name}.html")
@@ -575,6 +636,121 @@ def test_after_a_visit_the_site_works_with_the_network_gone(chromium, static_sit
         _click_and_wait(page, table, table.locator("button.ck-card.ck-playable").first)
     assert errors == []
     context.close()
+
+
+def _screenshots(page, stem: Path) -> None:
+    """The page as it is now, at 1280 and at 390 pixels wide (a phone)."""
+    page.screenshot(path=f"{stem}-1280.png")
+    size = page.viewport_size
+    page.set_viewport_size({"width": 390, "height": 800})
+    page.screenshot(path=f"{stem}-390.png")
+    page.set_viewport_size(size)
+
+
+def test_on_a_connection_that_saves_data_the_site_is_not_saved_whole(chromium, static_url, tmp_path):
+    """A browser that says its connection saves data (navigator.connection.saveData, a phone's Data Saver): the
+    page it opened is kept, "Save every page" says why it saves nothing more, and nothing more is kept."""
+    context = chromium.new_context(viewport={"width": 390, "height": 800})
+    context.add_init_script("Object.defineProperty(NetworkInformation.prototype, 'saveData', { get: () => true })")
+    page = context.new_page()
+    page.goto(f"{static_url}/faro.html")
+    _ready(page)
+    _offline_state(page, "kept", 60000)
+    page.locator(".ck-offline button", has_text="Save every page").click()
+    _offline_state(page, "save-data", 5000)
+    assert page.locator(".ck-offline").inner_text().startswith("Not saved: your connection is set to save data.")
+    _screenshots(page, tmp_path / "save-data")
+    page.wait_for_timeout(1500)
+    assert [rel for rel in _cached(page, static_url) if rel.endswith(".html")] == ["faro.html"]
+    context.close()
+
+
+# the title of every document the tab shows, in order (kept across its reloads)
+_TITLES = """addEventListener("DOMContentLoaded", () => {
+  const seen = JSON.parse(sessionStorage.getItem("ckTitles") || "[]");
+  sessionStorage.setItem("ckTitles", JSON.stringify(seen.concat([document.title])));
+});"""
+
+
+def _next_build(site: Path, dest: Path, page: str, words: str) -> Path:
+    """A second build of the site, as `cardkit build-static` writes it, with one page that says `words`: the
+    finished site copied, the page changed, and the build's last step run on it (the service worker and its
+    manifest: all that a build changes beside the pages)."""
+    import shutil
+    shutil.copytree(site, dest, symlinks=True)
+    (dest / build.MANIFEST).unlink(missing_ok=True)                    # (written by the install, below)
+    html = (dest / page).read_text()
+    changed = html.replace('<div id="ck-page"', f'<p class="ck-test-build">{words}</p><div id="ck-page"', 1)
+    assert changed != html
+    (dest / page).write_text(changed)
+    build.service_worker(dest)
+    return dest
+
+
+def test_a_new_build_reaches_a_returning_visitor_whole(chromium, static_site_dir, tmp_path):
+    """Three builds deployed in turn into one folder (the build's own install, as a rebuild does) on a host that
+    sends Cache-Control: max-age=600 (as GitHub Pages does), to a browser that keeps its profile. A visitor of the
+    first build comes back after the second is deployed: the page they kept shows the first build (whole), and
+    the line says "A new version of the site is ready"; Reload shows the second build, and what the browser keeps
+    is the second build's, nothing of the first. After the third is deployed, a page the visitor never opened is
+    not served half old, half new: it opens with the third build."""
+    from cardkit.site import CHROMIUM, CHROMIUM_ARGS
+    from site_server import serving_static_cached
+    second = _next_build(static_site_dir, tmp_path / "second", "sieben.html", "Second build")
+    third = _next_build(second, tmp_path / "third", "whist.html", "Third build")
+    live = tmp_path / "live"
+    first = tmp_path / "first"
+    __import__("shutil").copytree(static_site_dir, first, symlinks=True)
+    (first / build.MANIFEST).unlink()
+
+    def deploy(site):
+        build.install_site(site, live, build.check_target(live))
+
+    deploy(first)
+    context = chromium.browser_type.launch_persistent_context(
+        tmp_path / "profile", executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
+        viewport={"width": 1280, "height": 900})
+    try:
+        page = context.pages[0] if context.pages else context.new_page()
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        context.add_init_script(_TITLES)
+        with serving_static_cached(live, "max-age=600") as base:
+            page.goto(f"{base}/sieben.html")
+            _ready(page)
+            _offline_state(page, "kept", 60000)
+            deploy(second)
+            page.reload()                              # the first build, as kept: whole, and a new one is ready
+            _offline_state(page, "update", 120000)
+            assert page.locator(".ck-test-build").count() == 0
+            assert page.locator(".ck-offline").inner_text().startswith("A new version of the site is ready.")
+            _screenshots(page, tmp_path / "update")
+            with page.expect_navigation():
+                page.locator(".ck-offline button", has_text="Reload").click()
+            page.locator(".ck-test-build").wait_for(timeout=30000)
+            assert page.locator(".ck-test-build").inner_text() == "Second build"
+            _ready(page)
+            _offline_state(page, "kept", 60000)
+            kept = _cached(page, base)
+            manifest = _sw_manifest(second)
+            assert kept and all(manifest[rel]["revision"] == rev for rel, rev in kept.items())   # nothing of the first
+            assert kept["sieben.html"] != _sw_manifest(static_site_dir)["sieben.html"]["revision"]
+            for _ in range(3):                          # and it stays: every visit shows the second build
+                page.reload()
+                page.locator(".ck-test-build").wait_for(timeout=30000)
+
+            deploy(third)
+            page.evaluate("() => sessionStorage.removeItem('ckTitles')")
+            page.goto(f"{base}/whist.html")            # never opened: the third build's, loaded whole
+            page.locator(".ck-test-build").wait_for(timeout=120000)
+            assert page.locator(".ck-test-build").inner_text() == "Third build"
+            _ready(page)
+            titles = page.evaluate("() => JSON.parse(sessionStorage.getItem('ckTitles'))")
+            assert titles[0] == "A new version of the site" and len(titles) == 2, titles     # said on the way
+            assert all(_sw_manifest(third)[rel]["revision"] == rev for rel, rev in _cached(page, base).items())
+        assert errors == []
+    finally:
+        context.close()
 
 
 def test_without_its_snapshot_python_starts_from_nothing(chromium, static_url):

@@ -20,9 +20,10 @@ nbclient, which the kit itself never imports. docs/publishing.md explains the re
 * **Python's start.** The page creates the kernel's worker from its head (`kernel-worker.js`), which starts
   Pyodide at once and imports what every page needs (`pyodide-preload.js`), and hands it to the kernel when
   the kernel asks for it: Python's start runs while the page's own scripts load.
-* **Offline.** A service worker caches every file a page fetches and, once Python is ready, the rest of the
-  site (or at once, from the "Make available offline" button); a web-app manifest with icons makes the
-  site installable.
+* **Offline.** A service worker built on Workbox's precaching (npm, pinned) keeps the pages a visitor opened and
+  what they loaded, and the whole site when the visitor asks (or installs the site as an app); every file is
+  checked against the build's hash, and a new build waits for the visitor's reload. A web-app manifest with
+  icons makes the site installable.
 """
 from __future__ import annotations
 
@@ -125,7 +126,7 @@ def pyodide_core(cache: Path) -> Path:
         npm_dir.mkdir(parents=True, exist_ok=True)
         for name in ("package.json", "package-lock.json"):
             shutil.copy(HERE / name, npm_dir / name)
-        say("  npm ci: the Pyodide core")
+        say("  npm ci: the Pyodide core and Workbox")
         run(["npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund"], cwd=npm_dir)
         stamp.write_text(sha256(lock))
     return core
@@ -711,24 +712,82 @@ def _makes_play_table(models: list, states: dict) -> bool:
 
 
 # --- offline and installable ----------------------------------------------------------------------------
-def offline_files(out: Path, pages: list[str]) -> None:
-    """The web-app manifest, the icons, the service worker (with the list of every file and its hash), and the
-    site's front door (index.html is the landing page itself)."""
+# Workbox's browser builds (npm, package-lock.json): precaching (with the core, routing and strategies it needs)
+# for the service worker, workbox-window for the page (registration and the update's messages).
+WORKBOX_WORKER = ("workbox-core", "workbox-routing", "workbox-strategies", "workbox-precaching")
+WORKBOX_PAGE = "workbox-window/build/workbox-window.prod.umd.js"
+WORKBOX_DIR = "static/workbox"
+
+
+def offline_files(out: Path, pages: list[str], node_modules: Path) -> None:
+    """The web-app manifest, the icons, Workbox's scripts (from npm), and the service worker with the list of
+    every file and its hash (`service_worker`). JupyterLite's own service worker is loaded behind the site's."""
     for icon in (HERE / "icons").glob("*.png"):
         shutil.copy(icon, out / icon.name)
     (out / "manifest.webmanifest").write_text((HERE / "manifest.webmanifest").read_text())
     jl_sw = out / "service-worker.js"
     jl_sw.rename(out / "jupyterlite-service-worker.js")
-    files = {}
+    (out / WORKBOX_DIR).mkdir(parents=True, exist_ok=True)
+    for rel in [f"{name}/build/{name}.prod.js" for name in WORKBOX_WORKER] + [WORKBOX_PAGE]:
+        src = node_modules / rel
+        if not src.is_file():
+            raise BuildError(f"{rel} is not in npm's workbox packages (package-lock.json): has Workbox changed?")
+        text = re.sub(r"\n?//# sourceMappingURL=\S+\s*$", "\n", src.read_text(encoding="utf-8"))   # (not shipped)
+        (out / WORKBOX_DIR / src.name).write_text(text, encoding="utf-8")
+    service_worker(out)
+
+
+def start_files(out: Path) -> list[str]:
+    """What any page's Python start fetches, from the site's root: the kernel's worker and the scripts it imports
+    (kernel-worker.js names them), and the files pyodide-preload.js counts (`self.ckDownloads`). A page keeps
+    these with itself: they are fetched by its worker, where the page's own list of what it loaded cannot see."""
+    folder = "static/pyodide/"
+    worker = (out / folder / "kernel-worker.js").read_text(encoding="utf-8")
+    names = {"kernel-worker.js", "pyodide-preload.js", "pyodide.js", "pyodide.asm.js"}
+    names |= set(re.findall(r'importScripts\(\s*(?:/\*\w+\*/)?"([^"]+)"', worker))
+    preload = (out / folder / "pyodide-preload.js").read_text(encoding="utf-8")
+    counted = re.search(r"self\.ckDownloads = (\{.*?\});", preload)
+    if counted:
+        names |= set(json.loads(counted.group(1)))
+    else:                           # no list: the whole folder (more than a start needs, never less)
+        names |= {p.name for p in (out / folder).iterdir() if p.is_file()}
+    files = {os.path.normpath(folder + n).replace(os.sep, "/") for n in names}
+    return sorted(f for f in files if (out / f).is_file())
+
+
+def service_worker(out: Path) -> None:
+    """Write the site's service worker (service-worker.js) for the files now in `out`: Workbox's precache manifest
+    (each file's address, revision, integrity and size), what a page's Python start fetches, and the scripts it
+    imports, each address carrying its content's hash (imported scripts go through the HTTP cache: a new build
+    must not get an old one). Run last, on the finished site; running it again on a changed copy of a site makes
+    that copy's service worker (the tests' second build)."""
+    def digest(data: bytes) -> str:
+        return hashlib.sha256(data).hexdigest()
+
+    manifest = []
     for p in sorted(out.rglob("*")):
-        if p.is_file():
-            rel = p.relative_to(out).as_posix()
+        rel = p.relative_to(out).as_posix()
+        if p.is_file() and rel not in ("service-worker.js", MANIFEST):   # (nor the list of the build's files)
             data = p.read_bytes()
-            files[rel] = [sha256(data)[:16], len(data)]
-    version = sha256(json.dumps(files, sort_keys=True).encode())[:16]
-    sw = (HERE / "service-worker.js").read_text()
-    sw = sw.replace("/*VERSION*/\"dev\"", json.dumps(version)).replace("/*FILES*/{}", json.dumps(files, separators=(",", ":"), sort_keys=True).replace("],", "],\n"))
-    (out / "service-worker.js").write_text(sw)
+            manifest.append({"url": rel, "revision": digest(data)[:16], "size": len(data),
+                             "integrity": "sha256-" + base64.b64encode(hashlib.sha256(data).digest()).decode()})
+    revision = {e["url"]: e["revision"] for e in manifest}
+    imports = [f"{WORKBOX_DIR}/{name}.prod.js" for name in WORKBOX_WORKER]
+    missing = [rel for rel in [*imports, "jupyterlite-service-worker.js"] if rel not in revision]
+    if missing:
+        raise BuildError(f"the service worker's scripts are not in the site: {missing}")
+    sw = (HERE / "service-worker.js").read_text(encoding="utf-8")
+    fills = {"importScripts(.../*WORKBOX*/[]);": "importScripts(" + ", ".join(
+                 json.dumps(f"{rel}?v={revision[rel]}") for rel in imports) + ");",
+             "/*MANIFEST*/[]": "[\n" + ",\n".join(json.dumps(e, separators=(",", ":")) for e in manifest) + "]",
+             "/*START*/[]": json.dumps(start_files(out)),
+             '/*JUPYTERLITE*/"jupyterlite-service-worker.js"':
+                 json.dumps(f"jupyterlite-service-worker.js?v={revision['jupyterlite-service-worker.js']}")}
+    for placeholder, value in fills.items():
+        if sw.count(placeholder) != 1:
+            raise BuildError(f"service-worker.js lacks its placeholder {placeholder}")
+        sw = sw.replace(placeholder, value)
+    (out / "service-worker.js").write_text(sw, encoding="utf-8")
 
 
 def prune(out: Path) -> None:
@@ -870,7 +929,7 @@ def build(out: Path, cache: Path = DEFAULT_CACHE) -> None:
         kernel_chunk = kernel_worker(stage)
         say("Running the pages")
         pages = build_pages(stage, lite, kernel_chunk)
-        offline_files(stage, pages)
+        offline_files(stage, pages, core.parent)
         size = sum(p.stat().st_size for p in stage.rglob("*") if p.is_file())
         install_site(stage, out, check_target(out))     # checked again: the folder may have changed meanwhile
     say(f"The static site is in {out} ({len(pages)} pages, {size / 1e6:.1f} MB). Serve that folder with any "

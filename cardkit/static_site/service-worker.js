@@ -1,69 +1,132 @@
-/* The static site's service worker (written by `cardkit build-static`): every file of the site is kept in
-   the browser so that every page works without a network.
+/* The static site's service worker (written by `cardkit build-static`): the site's files kept in the browser,
+   one build at a time, with Workbox's precaching (npm `workbox-precaching`, shipped in static/workbox/).
 
-   - A request for a file of the site is answered from the cache, else from the network (and then kept).
-   - "cardkit-precache" (from a page: after Python is ready, or the "Make available offline" button) fetches
-     every file not yet kept, checks each against the hash the build recorded, and reports its progress.
-   - A new build is a new version (the list below changes, so this file changes): its files go into a new
-     cache, and the old version's cache is deleted once the new one is active.
+   - The build fills in MANIFEST: every file of the site with its revision (the first 16 hex digits of its
+     sha256), its subresource integrity (the whole sha256) and its size. Workbox keeps each file under its
+     address and revision, and the browser checks every byte it fetches against the integrity: a file from
+     another build (a host that has been updated since, an HTTP cache that still holds the old one) is never
+     kept or served as this build's.
+   - What is kept is the visitor's choice. A page opened is kept with what it loaded (the page sends the list
+     once it is ready, "cardkit-keep"; later requests are kept as they are answered). The whole site only on
+     "cardkit-precache": the "Make available offline" button, or the site installed as an app; the page asks
+     for neither on a connection that saves data.
+   - A new build is a new version of this file (its MANIFEST changes). It installs beside the old one, fetching
+     anew (revalidated, never from a stale HTTP cache) the changed files of what the visitor kept — the whole
+     site if they had asked for it — and then waits: the pages still open are the old build's and are served
+     the old build's files. The page says "A new version of the site is ready" with a Reload button, which sends
+     SKIP_WAITING (workbox-window's `messageSkipWaiting`); once the new version is active, the old revisions are
+     deleted (Workbox's `activate`). A page never visited, asked for while an older version is still active
+     after the host has been updated, is not served half old, half new: the worker says that a new version is
+     being got ready, activates it as soon as it is installed, and loads the page again.
    - Everything else (JupyterLite's own requests: its heartbeat, its in-browser drive) is JupyterLite's own
-     service worker's, loaded below: the site's answer stops the event before that worker sees it.
+     service worker's, loaded at the end: the site's answer stops the event before that worker sees it.
 
-   JupyterLite registers this file itself (it registers service-worker.js at the site's root), so there is
-   one service worker for the whole site. */
+   JupyterLite registers this file itself (service-worker.js?enableCache=false, at the site's root), and the
+   page registers the same address (workbox-window), so there is one service worker for the whole site. */
+importScripts(.../*WORKBOX*/[]);
+
 // Everything of the site's own is inside this function: JupyterLite's worker, loaded at the end into the same
 // global scope, declares names of its own (CACHE among them) at its top level.
 (() => {
   "use strict";
-  const VERSION = /*VERSION*/"dev";
-  const FILES = /*FILES*/{};      // path from the site's root -> [the first 16 hex digits of its sha256, its size]
+  const MANIFEST = /*MANIFEST*/[];  // {url, revision, integrity, size}, url relative to the site's root
+  const START = /*START*/[];        // what any page's Python start fetches (its kernel's worker)
   const BASE = new URL("./", self.location).href;
-  const PREFIX = "cardkit:" + BASE + ":";      // caches of this site (one origin may host several)
-  const CACHE = PREFIX + VERSION;
-  const PARALLEL = 4;
+  const { PrecacheController } = self.workbox.precaching;
+  const OLD_PREFIX = "cardkit:" + BASE + ":";                 // the caches of the site's earlier service worker
+  const SETTINGS = "cardkit-settings:" + BASE;
+  const WHOLE = BASE + "cardkit-whole-site";                  // kept there: the visitor asked for the whole site
+  const ENTRIES = new Map(MANIFEST.map((e) => [new URL(e.url, BASE).href, e]));
+  const TOTAL_BYTES = MANIFEST.reduce((sum, e) => sum + e.size, 0);
 
-  function siteFile(url) {
+  // Fetches revalidate with the host (If-Modified-Since: a 304 costs nothing) rather than take the HTTP cache's
+  // copy on trust (a host's max-age keeps the old build "fresh" for minutes); the integrity checks the bytes.
+  const revalidate = { requestWillFetch: async ({ request }) => new Request(request, { cache: "no-cache" }) };
+  const controller = (entries, plugins = []) => {
+    const c = new PrecacheController({ plugins: [revalidate, ...plugins] });
+    c.addToCacheList(entries);
+    return c;
+  };
+  const site = controller(MANIFEST);
+  const CACHE = site.strategy.cacheName;
+
+  /* A file of the site: its address without query or fragment, the root as index.html. */
+  function siteURL(url) {
     if (!url.startsWith(BASE)) return null;
-    let rel = url.slice(BASE.length).split("#")[0].split("?")[0];
-    if (rel === "") rel = "index.html";
-    return Object.prototype.hasOwnProperty.call(FILES, rel) ? rel : null;
+    let u = url.split("#")[0].split("?")[0];
+    if (u === BASE) u = BASE + "index.html";
+    return ENTRIES.has(u) ? u : null;
   }
 
   self.addEventListener("fetch", (event) => {
     const request = event.request;
     if (request.method !== "GET") return;
-    const rel = siteFile(request.url);
-    if (rel === null) return;
+    const url = siteURL(request.url);
+    if (url === null) return;
     event.stopImmediatePropagation();
-    event.respondWith(answer(rel, request));
+    event.respondWith(answer(event, url));
   });
 
-  async function answer(rel, request) {
-    const cache = await caches.open(CACHE);
-    const kept = await cache.match(BASE + rel);
-    if (kept) return kept;
-    const response = await fetch(request);
-    if (response.status === 200 && response.type === "basic") {
-      cache.put(BASE + rel, response.clone()).catch(() => {});
+  async function answer(event, url) {
+    const request = event.request;
+    try {
+      // from the cache, else from the network checked against this build's integrity, and then kept
+      return await site.strategy.handle({
+        event, request: new Request(url, { credentials: "same-origin" }),
+        params: { cacheKey: site.getCacheKeyForURL(url), integrity: ENTRIES.get(url).integrity } });
+    } catch (e) {
+      // Not kept, and the network's file is not this build's (or there is no network). A newer build on the host
+      // is a newer version of this worker: a page is not served mixed with it, it is loaded again once the new
+      // version is active.
+      const newer = await self.registration.update().then(() => self.registration.installing
+        || self.registration.waiting, () => null);
+      if (newer && newer !== self.registration.active) {
+        // a page: loaded again with the new version; a file for a page of this version: none (the page, told that
+        // a new version is ready, offers to reload)
+        return request.mode === "navigate" ? updating() : Response.error();
+      }
+      return fetch(request);    // a host that changes the bytes it sends (and no newer build): as it comes
     }
-    return response;
   }
 
-  async function digest(buffer) {
-    const hash = await crypto.subtle.digest("SHA-256", buffer);
-    return Array.from(new Uint8Array(hash), (b) => b.toString(16).padStart(2, "0")).join("").slice(0, 16);
+  function updating() {
+    const html = `<!doctype html><html lang="en"><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">
+<title>A new version of the site</title>
+<body style="font: 1.1rem/1.5 system-ui, sans-serif; max-width: 36rem; margin: 3rem auto; padding: 0 1rem">
+<p role="status">A new version of the site is ready. It is being saved in this browser, and this page opens with
+it in a moment.</p>
+<script>
+(async () => {
+  const sw = navigator.serviceWorker, reg = await sw.getRegistration();
+  sw.addEventListener("controllerchange", () => location.reload());
+  const go = (w) => w.postMessage({ type: "SKIP_WAITING" });
+  if (reg && reg.waiting) go(reg.waiting);
+  else if (reg && reg.installing) reg.installing.addEventListener("statechange", (e) => {
+    if (e.target.state === "installed") go(e.target);
+    else if (e.target.state === "redundant") location.reload();
+  });
+  else location.reload();
+})();
+</script>`;
+    return new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
   }
 
-  let running = null;
-
-  const TOTAL_BYTES = Object.values(FILES).reduce((sum, [, size]) => sum + size, 0);
-
+  /* What this version keeps: its entries whose address and revision are in the cache. */
   async function status() {
     const cache = await caches.open(CACHE);
-    const kept = new Set((await cache.keys()).map((r) => r.url));
-    const todo = Object.keys(FILES).filter((rel) => !kept.has(BASE + rel));
-    const todoBytes = todo.reduce((sum, rel) => sum + FILES[rel][1], 0);
-    return { todo, total: Object.keys(FILES).length, doneBytes: TOTAL_BYTES - todoBytes };
+    const have = new Set((await cache.keys()).map((r) => r.url));
+    let keptBytes = 0, kept = 0;
+    const pages = [];
+    for (const [url, e] of ENTRIES) {
+      if (!have.has(site.getCacheKeyForURL(url))) continue;
+      kept += 1;
+      keptBytes += e.size;
+      if (url.endsWith(".html")) pages.push(url);
+    }
+    const whole = !!(await (await caches.open(SETTINGS)).match(WHOLE));
+    return { kept, total: ENTRIES.size, keptBytes, totalBytes: TOTAL_BYTES, pages, whole,
+             complete: kept === ENTRIES.size };
   }
 
   async function tell(message) {
@@ -72,50 +135,87 @@
     }
   }
 
-  async function precache() {
-    const cache = await caches.open(CACHE);
-    const { todo, total, doneBytes: already } = await status();
-    let done = total - todo.length, doneBytes = already, failed = null;
-    const totalBytes = TOTAL_BYTES;
-    const queue = todo.slice();
+  /* The addresses the previous version kept (its revisions; or the caches of the site's earlier worker), and the
+     whole site if the visitor asked for it: what a new version fetches as it installs. */
+  async function previouslyKept() {
+    if (await (await caches.open(SETTINGS)).match(WHOLE)) return [...ENTRIES.keys()];
+    const urls = new Set();
+    for (const r of await (await caches.open(CACHE)).keys()) {
+      const u = new URL(r.url);
+      u.searchParams.delete("__WB_REVISION__");
+      urls.add(u.href);
+    }
+    for (const name of await caches.keys()) {
+      if (name.startsWith(OLD_PREFIX)) for (const r of await (await caches.open(name)).keys()) urls.add(r.url);
+    }
+    return [...urls].filter((u) => ENTRIES.has(u));
+  }
+
+  const entriesOf = (urls) => urls.map((u) => ENTRIES.get(u));
+
+  // JupyterLite's worker calls skipWaiting() as it installs: a new version would take over pages of the old
+  // one at once. The site's new version waits for the visitor's Reload (SKIP_WAITING) or for the old pages to
+  // close; JupyterLite's call is kept from doing anything.
+  const skipWaiting = self.skipWaiting.bind(self);
+  self.skipWaiting = () => Promise.resolve();
+
+  self.addEventListener("install", (event) => {
+    event.waitUntil(previouslyKept().then((urls) => controller(entriesOf(urls)).install(event)));
+  });
+
+  self.addEventListener("activate", (event) => {
+    site.activate(event);           // Workbox: every entry that is not of this version's manifest goes
+    event.waitUntil(caches.keys().then((names) => Promise.all(
+      names.filter((n) => n.startsWith(OLD_PREFIX)).map((n) => caches.delete(n)))));
+  });
+
+  /* Keep these addresses of the site (those of this version's manifest), four at a time, each fetched and checked
+     as the fetch handler does (Workbox's strategy: the integrity, then the cache), telling the pages how far
+     it got. */
+  async function keep(urls, event, progress) {
+    const have = new Set((await (await caches.open(CACHE)).keys()).map((r) => r.url));
+    const todo = [...new Set(urls.map(siteURL).filter(Boolean))].filter((u) => !have.has(site.getCacheKeyForURL(u)));
+    let doneBytes = (await status()).keptBytes;
     const worker = async () => {
-      while (queue.length && !failed) {
-        const rel = queue.shift();
-        try {
-          const response = await fetch(BASE + rel, { cache: "no-cache" });
-          if (response.status !== 200) throw new Error(`${rel}: ${response.status}`);
-          const body = await response.clone().arrayBuffer();
-          if ((await digest(body)) !== FILES[rel][0]) throw new Error(`${rel} has changed on the server`);
-          await cache.put(BASE + rel, response);
-          done += 1;
-          doneBytes += body.byteLength;
-          await tell({ done, total, doneBytes, totalBytes });
-        } catch (e) {
-          failed = String(e.message || e);
-        }
+      while (todo.length) {
+        const url = todo.shift();
+        const [response, done] = site.strategy.handleAll({
+          event, request: new Request(url, { credentials: "same-origin" }),
+          params: { cacheKey: site.getCacheKeyForURL(url), integrity: ENTRIES.get(url).integrity } });
+        await Promise.all([response, done]);
+        doneBytes += ENTRIES.get(url).size;
+        if (progress) await tell({ saving: true, doneBytes, totalBytes: TOTAL_BYTES });
       }
     };
-    await Promise.all(Array.from({ length: PARALLEL }, worker));
-    if (failed) await tell({ done, total, failed });
-    else await tell({ done: total, total, complete: true, totalBytes });
+    await Promise.all([worker(), worker(), worker(), worker()]);
+  }
+
+  let whole = null;
+  async function keepWhole(event) {
+    await (await caches.open(SETTINGS)).put(WHOLE, new Response("the visitor asked for the whole site"));
+    try {
+      await keep([...ENTRIES.keys()], event, true);
+    } catch (e) {
+      await tell({ ...(await status()), failed: String(e.message || e) });
+      return;
+    }
+    await tell(await status());
   }
 
   self.addEventListener("message", (event) => {
     const type = event.data && event.data.type;
-    if (type === "cardkit-precache") {
-      if (!running) running = precache().finally(() => { running = null; });
-      event.waitUntil(running);
+    if (type === "SKIP_WAITING") {
+      event.waitUntil(skipWaiting());
+    } else if (type === "cardkit-precache") {
+      if (!whole) whole = keepWhole(event).finally(() => { whole = null; });
+      event.waitUntil(whole);
+    } else if (type === "cardkit-keep") {
+      const urls = (event.data.urls || []).concat(START.map((rel) => BASE + rel));
+      event.waitUntil(keep(urls, event, false).catch(() => {}).then(status).then(tell));
     } else if (type === "cardkit-status") {
-      event.waitUntil(status().then(({ todo, total }) => {
-        if (!todo.length) return tell({ done: total, total, complete: true, totalBytes: TOTAL_BYTES });
-      }));
+      event.waitUntil(status().then(tell));
     }
-  });
-
-  self.addEventListener("activate", (event) => {
-    event.waitUntil(caches.keys().then((names) => Promise.all(
-      names.filter((n) => n.startsWith(PREFIX) && n !== CACHE).map((n) => caches.delete(n)))));
   });
 })();
 
-importScripts("jupyterlite-service-worker.js");
+importScripts(/*JUPYTERLITE*/"jupyterlite-service-worker.js");

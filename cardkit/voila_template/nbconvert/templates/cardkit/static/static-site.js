@@ -8,8 +8,10 @@
      output to the cell; the picture, .ck-static, goes);
    - keeps the site's service worker (service-worker.js) registered: JupyterLite's own registration code
      would unregister every service worker the first time it sees one it has not recorded;
-   - offers "Make available offline" (the service worker caches every file of the site) and, once Python is
-     ready, asks for it in the background anyway, so after a first visit every page works without a network. */
+   - offline (the service worker, service-worker.js, Workbox): keeps this page and what it loaded once Python is
+     ready; offers "Save every page" for the whole site (asked for by itself only when the site is installed as
+     an app, and never on a connection that saves data); says when a new version of the site is ready, with a
+     Reload button (workbox-window), so that a page is never half one build, half another. */
 (function () {
   "use strict";
   var config = JSON.parse(document.getElementById("jupyter-config-data").textContent);
@@ -93,7 +95,7 @@
     ready = true;
     say("Ready", "ready", ": Python runs in your browser, and the switches, replays and the play table work");
     document.body.classList.add("ck-python-ready");
-    precache(false);
+    keepThisPage();
   };
   /* Past a minute and a half with no news for half a minute (no byte of the download, no step of the set-up),
      Python is stuck rather than slow. */
@@ -120,47 +122,113 @@
     });
   }).observe(document.getElementById("ck-page"), { childList: true, subtree: true });
 
-  /* Offline: the service worker answers "cardkit-precache" with progress messages. */
+  /* Offline (service-worker.js). Once Python is ready the page sends the worker what it loaded ("cardkit-keep":
+     its address, what its resource timing lists, and the worker adds what Python's start fetched): this page
+     then works without a network. The whole site only when the visitor asks ("Save every page") or has
+     installed the site as an app, and never on a connection that says it saves data. The worker answers with
+     "cardkit-offline" messages: what is kept, the progress of the whole site, a failure. */
+  var sw = ("serviceWorker" in navigator && offline && !fromFile) ? navigator.serviceWorker : null;
+  var saveData = !!(navigator.connection && navigator.connection.saveData);
+  var hadController = !!(sw && sw.controller), wb = null, update = false, reloading = false;
+  var thisPage = location.href.split("#")[0].split("?")[0];
+  if (/\/$/.test(thisPage)) thisPage += "index.html";
+  try { performance.setResourceTimingBufferSize(5000); } catch (e) { /* an old browser: its default */ }
   function mb(n) { return (n / 1e6).toFixed(1) + " MB"; }
-  var button = null, asked = false;
+  function offlineButton(label, title, click) {
+    var b = document.createElement("button");
+    b.type = "button";
+    b.className = "ck-offline-button";
+    b.textContent = label;
+    if (title) b.title = title;
+    b.addEventListener("click", click);
+    return b;
+  }
+  function offlineSay(words, state, button) {
+    offline.textContent = words;
+    if (state) offline.setAttribute("data-state", state); else offline.removeAttribute("data-state");
+    if (button) offline.appendChild(button);
+  }
   function showOffline(m) {
+    if (!offline || update) return;
+    if (m.complete) return offlineSay("Available offline: every page works without a network.", "complete");
+    if (m.saving) {
+      return offlineSay("Saving every page for offline use: " + mb(Math.min(m.doneBytes, m.totalBytes)) + " of " +
+                        mb(m.totalBytes) + "\u2026", "saving");
+    }
+    var kept = m.pages && m.pages.indexOf(thisPage) >= 0;
+    var words = m.failed ? "Saving every page stopped (" + m.failed + "). "
+                         : kept ? "This page works offline. " : "";
+    offlineSay(words, m.failed ? "failed" : kept ? "kept" : null, saveButton(m.totalBytes));
+  }
+  function saveButton(total) {
+    return offlineButton("Save every page" + (total ? " (" + mb(total) + ")" : ""),
+      "Keep the whole site in this browser, so that every page works without a network",
+      function () {
+        if (saveData) {
+          offlineSay("Not saved: your connection is set to save data. The pages you open still work offline.",
+                     "save-data");
+        } else {
+          keepWholeSite();
+        }
+      });
+  }
+  function post(message) {
+    if (sw) sw.ready.then(function (reg) { if (reg.active) reg.active.postMessage(message); });
+  }
+  function keepThisPage() {
+    if (!sw) return;
+    var urls = [thisPage];
+    performance.getEntriesByType("resource").forEach(function (e) { urls.push(e.name); });
+    post({ type: "cardkit-keep", urls: urls });
+    if (installed() && !saveData) keepWholeSite();
+  }
+  function keepWholeSite() {
+    if (!sw || saveData) return;
+    offlineSay("Saving every page for offline use\u2026", "saving");
+    post({ type: "cardkit-precache" });
+  }
+  function installed() {
+    return !!(window.matchMedia && (matchMedia("(display-mode: standalone)").matches ||
+                                    matchMedia("(display-mode: minimal-ui)").matches));
+  }
+  /* A new version of the site, saved beside this one: say so; Reload activates it and loads the page again. */
+  function showUpdate(activate) {
     if (!offline) return;
-    if (m.complete) {
-      offline.textContent = "Available offline: every page works without a network.";
-      offline.setAttribute("data-state", "complete");
-      return;
-    }
-    if (m.failed) {
-      offline.textContent = "Saving for offline use stopped (" + m.failed + "); it goes on at your next visit. ";
-      offline.appendChild(makeButton());
-      return;
-    }
-    offline.textContent = "Saving the site for offline use: " + mb(m.doneBytes) + " of " + mb(m.totalBytes) + "\u2026";
+    update = true;
+    offlineSay("A new version of the site is ready. ", "update", offlineButton("Reload", null, function () {
+      reloading = true;
+      if (activate) { activate(); setTimeout(function () { location.reload(); }, 5000); }
+      else location.reload();
+    }));
   }
-  function makeButton() {
-    button = document.createElement("button");
-    button.type = "button";
-    button.className = "ck-offline-button";
-    button.textContent = "Make available offline";
-    button.title = "keep every page of this site in this browser, so that it works without a network";
-    button.addEventListener("click", function () { precache(true); });
-    return button;
-  }
-  function precache(asked_by_reader) {
-    if (!("serviceWorker" in navigator) || !offline) return;
-    asked = asked || asked_by_reader;
-    navigator.serviceWorker.ready.then(function (reg) {
-      if (reg.active) reg.active.postMessage({ type: "cardkit-precache" });
-    });
-  }
-  if ("serviceWorker" in navigator && offline) {
-    navigator.serviceWorker.addEventListener("message", function (event) {
+  if (sw) {
+    sw.addEventListener("message", function (event) {
       var m = event.data || {};
       if (m.type === "cardkit-offline") showOffline(m);
     });
-    offline.appendChild(makeButton());
-    navigator.serviceWorker.ready.then(function (reg) {
-      if (reg.active) reg.active.postMessage({ type: "cardkit-status" });
+    /* The page's worker changed: the one this page asked to activate (reload now), or a newer version activated
+       from another page (this page is of the old one: offer the reload). */
+    sw.addEventListener("controllerchange", function () {
+      if (reloading) location.reload();
+      else if (hadController) showUpdate(null);
+      hadController = true;
     });
+    window.addEventListener("appinstalled", function () { if (!saveData) keepWholeSite(); });
+    offline.appendChild(saveButton(0));
+    post({ type: "cardkit-status" });
+    /* workbox-window (shipped in static/workbox/) registers the address JupyterLite registers, and reports a new
+       version waiting. */
+    var script = document.createElement("script");
+    script.src = new URL("static/workbox/workbox-window.prod.umd.js", new URL(config.baseUrl || "./", location.href)).href;
+    script.onload = function () {
+      var url = new URL("service-worker.js?enableCache=false", new URL(config.baseUrl || "./", location.href)).href;
+      wb = new window.workbox.Workbox(url);
+      wb.addEventListener("waiting", function () { showUpdate(function () { wb.messageSkipWaiting(); }); });
+      wb.register().catch(function () { /* no service worker: nothing is kept offline */ });
+      document.addEventListener("visibilitychange", function () {
+        if (document.visibilityState === "visible") wb.update().catch(function () {});
+      });
+    };
+    document.head.appendChild(script);
   }
 })();
