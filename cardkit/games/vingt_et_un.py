@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from math import factorial
+from operator import mul
 
 from ..cards import PIQUET32, Card
 from ..errors import CardkitError, IllegalActionError
@@ -131,6 +132,7 @@ def result_words(code: int) -> str:
 # --- exact odds -----------------------------------------------------------------------------------------
 # A hand for the odds: (non-Ace points, Aces, cards). A pool: cards per value class (FULL_POOL's shape).
 _BANK_MEMO: dict = {}
+_DEAD_MEMO: dict = {}
 _EV_MEMO: dict = {}
 _FACT = [factorial(i) for i in range(40)]
 STAND_ON = 17                                   # VU-2.1, the fixed rule: draw to 16, stand on 17
@@ -206,6 +208,95 @@ def _bank_terms(bank, mode):
 
 _FF = [[factorial(n) // factorial(n - d) if d <= n else 0 for d in range(13)] for n in range(13)]
 
+# The bank's draws, compiled for evaluation over many pools (`_compiled`). A term's weight over a pool q of
+# M cards is cnt × Π_i FF(q_i, x_i) × (M − k)!, FF the falling factorial, x the term's classes and k its
+# cards. The classes split into the low ones (J/Q, K, Ace: many per draw) and the high ones (7 … 10: at most
+# three per draw), so a weight is a product of a factor of the pool's high part, one of its low part and the
+# factorial: the sum over terms is, for each number j of high cards, a dot product between a vector over the
+# low parts x_l (the high factors summed, made once per high part of the pool) and one over the same x_l
+# (the low factors times (M − j − |x_l|)!, made once per low part and size, shared by every bank hand). The
+# result codes are carried side by side in one integer (`_FIELD` bits each: every field stays below M!, a
+# probability's numerator), so a term is one multiplication whatever its code.
+LOW, HIGH = (0, 1, 6), (2, 3, 4, 5)
+_FIELD = 128                                    # bits per result code in a packed sum (32! < 2**118)
+_MASK = (1 << _FIELD) - 1
+XL_VOCAB = [(a, b, c) for a in range(FULL_POOL[0] + 1) for b in range(FULL_POOL[1] + 1)
+            for c in range(FULL_POOL[6] + 1)]   # every low part a draw can hold (J/Q, K, Ace)
+XL_INDEX = {x: i for i, x in enumerate(XL_VOCAB)}
+_XL_COLS = [[x[i] for x in XL_VOCAB] for i in range(3)]
+_XL_LEN = [sum(x) for x in XL_VOCAB]
+_COMPILED: dict = {}                            # (bank, mode) -> the bank's draws, compiled (position-independent)
+_HIGH_MEMO: dict = {}                           # (bank, mode, high part of a pool) -> vectors by j
+_LOW_MEMO: dict = {}                            # (low part of a pool, M − j) -> the low factors × factorials
+
+
+def clear_memos() -> None:
+    """Forget everything the odds have computed (the bench's cold rows start from here, as a fresh process)."""
+    for memo in (_BANK_MEMO, _DEAD_MEMO, _EV_MEMO, _TERMS, _COMPILED, _HIGH_MEMO, _LOW_MEMO, _KIDS):
+        memo.clear()
+
+
+def _compiled(bank, mode):
+    """The bank's terms (`_bank_terms`) from `bank`, grouped for `_bank_dist`: (codes, by high part x_h:
+    (j = |x_h|, x_h, [(index of x_l in XL_VOCAB, packed orderings)]), the multisets after which it still draws)."""
+    key = (bank, mode)
+    r = _COMPILED.get(key)
+    if r is not None:
+        return r
+    terms, nonstop = _bank_terms(bank, mode)
+    codes = sorted({code for group in terms for code, _, _ in group})
+    field = {code: i * _FIELD for i, code in enumerate(codes)}
+    by_high: dict = {}
+    for group in terms:
+        for code, cnt, nz in group:
+            x = dict(nz)
+            xh = tuple(x.get(i, 0) for i in HIGH)
+            xl = XL_INDEX[tuple(x.get(i, 0) for i in LOW)]
+            row = by_high.setdefault(xh, {})
+            row[xl] = row.get(xl, 0) + (cnt << field[code])
+    high = [(sum(xh), xh, sorted(row.items())) for xh, row in sorted(by_high.items())]
+    r = _COMPILED[key] = (codes, high, nonstop, max(map(sum, nonstop), default=-1))
+    return r
+
+
+def _high_vectors(bank, mode, qh, comp):
+    """For the pool's high part qh: per j, (indices, values) with value = Σ over x_h of j cards of
+    Π FF(qh_i, x_h,i) × the packed orderings, by low part."""
+    key = (bank, mode, qh)
+    r = _HIGH_MEMO.get(key)
+    if r is not None:
+        return r
+    acc: dict = {}
+    a, b, c, d = (_FF[x] for x in qh)
+    for j, (x2, x3, x4, x5), row in comp[1]:
+        f = a[x2] * b[x3] * c[x4] * d[x5]
+        if not f:
+            continue
+        out = acc.setdefault(j, {})
+        for i, w in row:
+            out[i] = out.get(i, 0) + f * w
+    r = [(j, list(v), list(v.values())) for j, v in acc.items()]
+    if len(_HIGH_MEMO) > 20_000:
+        _HIGH_MEMO.clear()
+    _HIGH_MEMO[key] = r
+    return r
+
+
+def _low_vector(ql, r):
+    """Over XL_VOCAB: Π FF(ql_i, x_l,i) × (r − |x_l|)! (0 where the pool lacks the cards or r < |x_l|)."""
+    key = (ql, r)
+    v = _LOW_MEMO.get(key)
+    if v is not None:
+        return v
+    f0, f1, f2 = (_FF[x] for x in ql)
+    fr = [_FACT[r - i] if i <= r else 0 for i in range(len(_FF[0]) * 3)]
+    v = list(map(mul, map(mul, map(f0.__getitem__, _XL_COLS[0]), map(f1.__getitem__, _XL_COLS[1])),
+                 map(mul, map(f2.__getitem__, _XL_COLS[2]), map(fr.__getitem__, _XL_LEN))))
+    if len(_LOW_MEMO) > 20_000:
+        _LOW_MEMO.clear()
+    _LOW_MEMO[key] = v
+    return v
+
 
 def _bank_dist(bank, pool, mode):
     """The bank's results under the fixed rule (draw to 16, stand on 17; it stands when no card is left),
@@ -214,29 +305,27 @@ def _bank_dist(bank, pool, mode):
     d = _BANK_MEMO.get(key)
     if d is not None:
         return d
-    terms, nonstop = _bank_terms(bank, mode)
+    comp = _compiled(bank, mode)
+    codes = comp[0]
     m = sum(pool)
-    fact = _FACT
-    rows = [_FF[x] for x in pool]
+    ql = (pool[0], pool[1], pool[6])
+    total = 0
+    lows = _LOW_MEMO
+    for j, idx, vals in _high_vectors(bank, mode, (pool[2], pool[3], pool[4], pool[5]), comp):
+        if j <= m:
+            low = lows.get((ql, m - j)) or _low_vector(ql, m - j)
+            total += sum(map(mul, vals, map(low.__getitem__, idx)))
     d = {}
-    for k, group in enumerate(terms):
-        if k > m:
-            break
-        part: dict = {}
-        for code, cnt, nz in group:
-            w = cnt
-            for i, x in nz:
-                w *= rows[i][x]
-            if w:
-                part[code] = part.get(code, 0) + w
-        f = fact[m - k]
-        for code, w in part.items():
-            d[code] = d.get(code, 0) + w * f
-    c = nonstop.get(pool)
+    for code in codes:
+        w = total & _MASK
+        if w:
+            d[code] = w
+        total >>= _FIELD
+    c = comp[2].get(pool)
     if c:                                       # the pool runs out before the bank reaches 17: it stands
         w = c
         for x in pool:
-            w *= fact[x]
+            w *= _FACT[x]
         h = _hand_plus(bank, pool)
         code = result_code(TOTALS[mode][h[1]][min(h[0], MAXS - 1)], h[2])
         d[code] = d.get(code, 0) + w
@@ -270,40 +359,135 @@ def _bank_dist_recursive(bank, pool, mode, memo=None):
 
 def _ev_stand(hand, bank, pool, mode, double) -> int:
     """The stand's expected settlement, in stakes, as a numerator over M!."""
+    row = MULTIPLE[double]
     me = _code(hand, mode)
-    return sum(w * multiple(code, me, double) for code, w in _bank_dist(bank, pool, mode).items())
+    return sum(w * row[code][me] for code, w in _bank_dist(bank, pool, mode).items())
 
 
 def _ev_dead(bank, pool, mode) -> int:
-    return sum(w * multiple(code, DEAD) for code, w in _bank_dist(bank, pool, mode).items())
+    key = (bank, pool, mode)
+    r = _DEAD_MEMO.get(key)
+    if r is None:
+        row = MULTIPLE[0]
+        r = sum(w * row[code][DEAD] for code, w in _bank_dist(bank, pool, mode).items())
+        if len(_DEAD_MEMO) > 400_000:
+            _DEAD_MEMO.clear()
+        _DEAD_MEMO[key] = r
+    return r
 
 
-def _ev_best(hand, bank, pool, mode, double):
-    """(best, stand, draw) numerators over M!: standing now, or drawing and then playing on by the odds."""
+def _no_run_out(bank, pool, mode) -> bool:
+    """Whether the bank reaches 17 from `bank` over `pool` and over `pool` less any one of its cards: then the
+    bank's results over the pool less a random card are its results over the pool (the card is as good as
+    burnt), which `_best` uses."""
+    comp = _compiled(bank, mode)
+    if sum(pool) > comp[3] + 1:                 # more cards than the bank could ever draw without stopping
+        return True
+    nonstop = comp[2]
+    if pool in nonstop:
+        return False
+    for k in range(7):
+        c = pool[k]
+        if c and pool[:k] + (c - 1,) + pool[k + 1:] in nonstop:
+            return False
+    return True
+
+
+_KIDS: dict = {}
+
+
+def _kids(hand, mode):
+    """For each class k: (k, the hand with a card of it, whether that takes it over 21); then the hand's code."""
+    r = _KIDS[(hand, mode)] = (tuple((k, _add(hand, k), _code(_add(hand, k), mode) == DEAD) for k in range(7)),
+                               _code(hand, mode))
+    return r
+
+
+def _best(hand, bank, pool, mode, double) -> int:
+    """The best of standing and drawing (then playing on by the odds), as a numerator over M!. Exact, with
+    three shortcuts where the bank cannot run out of cards (`_no_run_out`), all by exchangeability (the
+    bank's results over the pool less one random card are its results over the pool):
+    - the cards that take the hand over 21 are paid for by the bank's results over the whole pool less those
+      over the pool less each card that does not (computed for those hands anyway);
+    - a hand of 16 or less that no card takes over 21 draws: a hand under 17 is paid the same against every
+      result of the bank, no card makes it worse, so drawing (and standing next) is worth at least standing;
+    - where standing is worth at least what drawing could win at best (every card that keeps the hand alive
+      paying 2 stakes, every other one losing at least its stake), the hand stands."""
     key = (hand, bank, pool, mode, double)
     r = _EV_MEMO.get(key)
     if r is not None:
         return r
-    stand = _ev_stand(hand, bank, pool, mode, double)
     m = sum(pool)
     if m == 0:
-        r = (stand, stand, None)
+        r = _ev_stand(hand, bank, pool, mode, double)
     else:
-        draw = 0
-        for k in range(7):
+        live = []
+        alive = gone = 0
+        kids, me = _KIDS.get((hand, mode)) or _kids(hand, mode)
+        for k, nh, dead in kids:
             c = pool[k]
             if c:
-                nh = _add(hand, k)
-                rest = pool[:k] + (c - 1,) + pool[k + 1:]
-                if _code(nh, mode) == DEAD:
-                    draw += c * _ev_dead(bank, rest, mode)
+                if dead:
+                    gone += c
                 else:
-                    draw += c * _ev_best(nh, bank, rest, mode, double)[0]
-        r = (max(stand, draw), stand, draw)
+                    alive += c
+                    live.append((c, nh, pool[:k] + (c - 1,) + pool[k + 1:]))
+        burn = _no_run_out(bank, pool, mode)
+        if burn and not gone and me <= 16:
+            stand = None
+        else:
+            stand = _ev_stand(hand, bank, pool, mode, double)
+            f = _FACT[m - 1]
+            bound = (2 * alive - gone) * f
+            if burn:
+                bound = min(bound, _ev_dead(bank, pool, mode) + 4 * alive * f)
+            if stand >= bound:
+                _EV_MEMO[key] = stand
+                return stand
+        draw = _draw(hand, bank, pool, mode, double, live, gone, burn)
+        r = draw if stand is None else max(stand, draw)
     if len(_EV_MEMO) > 400_000:
         _EV_MEMO.clear()
     _EV_MEMO[key] = r
     return r
+
+
+def _draw(hand, bank, pool, mode, double, live, gone, burn) -> int:
+    """Drawing a card, then playing on by the odds: a numerator over M!. `live`: (cards, new hand, pool
+    left) for each class that keeps the hand alive; `gone`: cards that take it over 21."""
+    draw = 0
+    for c, nh, rest in live:
+        draw += c * _best(nh, bank, rest, mode, double)
+    if gone:
+        if burn:
+            draw += _ev_dead(bank, pool, mode) - sum(c * _ev_dead(bank, rest, mode) for c, _, rest in live)
+        else:
+            for k in range(7):
+                c = pool[k]
+                if c and _code(_add(hand, k), mode) == DEAD:
+                    draw += c * _ev_dead(bank, pool[:k] + (c - 1,) + pool[k + 1:], mode)
+    return draw
+
+
+def _ev_best(hand, bank, pool, mode, double):
+    """(best, stand, draw) numerators over M!: standing now, or drawing and then playing on by the odds
+    (draw None when no card is left)."""
+    stand = _ev_stand(hand, bank, pool, mode, double)
+    m = sum(pool)
+    if m == 0:
+        return (stand, stand, None)
+    live = []
+    gone = 0
+    for k in range(7):
+        c = pool[k]
+        if c:
+            nh = _add(hand, k)
+            if _code(nh, mode) == DEAD:
+                gone += c
+            else:
+                live.append((c, nh, pool[:k] + (c - 1,) + pool[k + 1:]))
+    draw = _draw(hand, bank, pool, mode, double, live, gone, _no_run_out(bank, pool, mode))
+    return (max(stand, draw), stand, draw)
 
 
 def odds_hand(cards) -> tuple:
@@ -364,13 +548,12 @@ def _ev_value_num(first, bank, pool, mode, double, bank_second: bool = False) ->
         hand = _add(first, k)
         rest = pool[:k] + (c - 1,) + pool[k + 1:]
         if not bank_second:
-            total += c * _ev_best(hand, bank, rest, mode, double)[0]
+            total += c * _best(hand, bank, rest, mode, double)
             continue
         for j in range(7):
             cj = rest[j]
             if cj:
-                total += c * cj * _ev_best(hand, _add(bank, j), rest[:j] + (cj - 1,) + rest[j + 1:], mode,
-                                           double)[0]
+                total += c * cj * _best(hand, _add(bank, j), rest[:j] + (cj - 1,) + rest[j + 1:], mode, double)
     return total
 
 
