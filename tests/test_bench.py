@@ -58,3 +58,22 @@ def test_a_burst_ratio_compares_each_round_with_the_baselines_burst_of_the_same_
     assert r["p.ipynb"]["bursts"] == [20.4, 28.8, 19.0]
     # median against median would pair the page's first round with the baseline's third
     assert r["p.ipynb"]["seconds"] / r["baseline.ipynb"]["seconds"] == pytest.approx(20.4 / 18.0)
+
+
+def test_the_cold_odds_row_times_every_phase_with_the_memos_emptied(monkeypatch):
+    from cardkit.games import bakkarat
+    cleared = []
+    monkeypatch.setattr(bench, "_clear_odds_memos", lambda name: cleared.append(name) or bakkarat._CACHE.clear())
+    r = bench.cold_odds_times("bakkarat", {}, sittings=1, positions=12)
+    assert r["game"] == "bakkarat" and len(cleared) == 12                # every advice starts from empty memos
+    assert "stake" in r["phases"] and r["max"] == max(r["phases"].values())
+
+
+def test_vingt_et_uns_cold_rows_reach_every_stake_position():
+    g = cardkit.load_game("vingt_et_un", bank_second="with")
+    from cardkit.games.vingt_et_un import CLS, STAKE
+    seen = set()
+    for s in bench._vu_stake_positions(g):
+        assert s.phase == STAKE and s.current_player == 0 and len(s.hands[s.bank]) == 1   # its second: later
+        seen.add((CLS[s.hands[s.bank][0].index], CLS[s.hands[0][0].index]))
+    assert len(seen) == 49
