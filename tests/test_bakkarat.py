@@ -639,3 +639,25 @@ def test_the_odds_are_there_before_the_stakes():
     for k in range(3):
         r = s.resample(p, Rng(k))
         assert [o.value for o in r.advice(p)] == [ev, win]
+
+
+def test_the_odds_before_the_stakes_follow_the_bak_reading():
+    """BA-1.2.1 under baccara: a two-card 10 counts 0 and is played, so the odds before the stakes count those
+    hands too, with the baccara counts (they were left out and counted the "Bak!" way under both readings)."""
+    from cardkit.games import bakkarat as ba
+    for bak in ("redeal", "baccara"):
+        s = load_game("bakkarat", bak=bak).new_state(seed=3)
+        p = s.current_player
+        ev = s.advice(p)[0].value
+        c = s._unseen_counts(p)
+        total, want = 0, Fraction(0)
+        for a, b in ba.PAIRS:
+            w = ba._ways(c, a, b)
+            if w <= 0 or (ba.RED[a + b] == 10 and bak == "redeal"):
+                continue
+            ws, ls, wd, ld = ba.punter_odds(tuple(ba._less(c, a, b)), a + b, "zero", bak)
+            want += w * max(ws - ls, wd - ld)
+            total += w
+        assert ev == want / total, bak
+    assert load_game("bakkarat", bak="baccara").new_state(seed=3).advice(p)[0].value != \
+        load_game("bakkarat").new_state(seed=3).advice(p)[0].value

@@ -685,14 +685,14 @@ class BakkaratState(State):
         chance to win, over every two cards he may hold (a "Bak!" is dealt again), each played by the odds."""
         g = self.game
         c = self._unseen_counts(player)
-        ten, tie = g.options["three_card_ten"], g.tie_bank
+        ten, tie, bak = g.options["three_card_ten"], g.tie_bank, g.options["bak"]
         ev = win = Fraction(0)
         total = 0
         for a, b in PAIRS:
             w = _ways(c, a, b)
-            if w <= 0 or RED[a + b] == 10:
+            if w <= 0 or (RED[a + b] == 10 and bak == "redeal"):     # a "Bak!" is dealt again; baccara is played
                 continue
-            ws, ls, wd, ld = punter_odds(tuple(_less(c, a, b)), a + b, ten)
+            ws, ls, wd, ld = punter_odds(tuple(_less(c, a, b)), a + b, ten, bak)
             evs = ws - ls - (1 - ws - ls if tie else 0)
             evd = wd - ld - (1 - wd - ld if tie else 0)
             ev += w * max(evs, evd)
