@@ -44,6 +44,7 @@ install-test: $(BIN)/python browser install-static
 	$(clear-static-tools)
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	$(BIN)/python -m compileall -q cardkit widgets
+	cd tests/axe && npm ci --ignore-scripts --no-audit --no-fund --silent   # axe-core, as its lock pins it
 
 # the kit itself is installed there too (editable): the build runs every page once with it
 install-static: $(SBIN)/python node
