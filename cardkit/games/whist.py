@@ -44,6 +44,7 @@ CARDS = FRENCH52.cards
 FULL = frozenset(CARDS)
 PLAY = {c: Action(c.text, c.label, c) for c in CARDS}      # one action object per card
 CARD_OF = attrgetter("card")
+INDEX_OF = attrgetter("index")
 SUIT_OF = {c: c.suit for c in CARDS}                        # WH-1.2: four suits, no suit ranks another
 POWER = {c: c.value for c in CARDS}                         # WH-1.2: 2 … 10, J, Q, K, A (Aces high)
 HONOURS = frozenset(("A", "K", "Q", "J"))                   # WH-5.6.2
@@ -217,7 +218,7 @@ class Whist(Game):
 
 # the state's own attributes, kept in slots: with more than about 30 attributes in its __dict__ an instance
 # loses CPython's fast attribute access, and the state has about 40 (the base's few stay in the __dict__)
-_SLOTS = tuple("""_strict _classic _ruleset _lowest _bar _callmode _late _call current_player _phase _drawn draw
+_SLOTS = tuple("""_strict _classic _ruleset _lowest _bar _callmode _late _call _liab _tshown current_player _phase _drawn draw
     dealer hands_dealt _suits
     faceup trump turned turned_on_table _pickup trick _top _win leader led done won points games log _deal_cards
     _deal_dealer honours exposed _asking revokes corrections answers _claims""".split())
@@ -240,6 +241,8 @@ class WhistState(State):
         self._callmode = o["calling"]             # WH-4.8.1: who calls a shown card
         self._late = o["first_six"] == "played"   # WH-5.1.1: tricks 7 to 13 of the hand score, each for its taker
         self._call = None                         # WH-4.8.1: (holder, None while asked / the card called / False)
+        self._liab = ()                           # while _call is set: the holder's cards that may be called
+        self._tshown = False                      # the turned card taken back after a revoke this hand (WH-4.8.1)
         self.current_player = CHANCE
         self._phase = PLAYING
         self._drawn = False                 # the draw for the first dealer is the first chance action
@@ -340,6 +343,7 @@ class WhistState(State):
             self.honours = hon
         if not self._strict:
             self.revokes, self.corrections, self.answers, self._claims = [], [], [], []
+            self._tshown = False
             self.exposed = []
             if len(cards) > 52:                  # WH-3.2: cards exposed in the deal: a misdeal
                 pos = {c: i for i, c in enumerate(cards[:52])}
@@ -381,14 +385,16 @@ class WhistState(State):
         was let stand ("the exposed card cannot be called")."""
         fu = self.faceup[p]
         t = self.turned
-        if t in fu and not any(wrong is t for _, _, wrong, _ in self.corrections):
+        if t in fu and not self._tshown:        # (_tshown: any(wrong is t for _, _, wrong, _ in corrections))
             out = [c for c in fu if c is not t]
         else:
             out = list(fu)
         if out and self._callmode == "opponents" and self.exposed:
             dealt = {c for _, c in self.exposed}
             out = [c for c in out if c not in dealt]
-        return sorted(out, key=attrgetter("index"))
+        if len(out) > 1:
+            out.sort(key=INDEX_OF)
+        return out
 
     def _caller(self, p: int) -> int:
         """Who decides the call of p's shown card: his partner (the quick rules), or his left-hand opponent
@@ -399,15 +405,34 @@ class WhistState(State):
         """Table mode, p is to play: while he holds a shown card that may be called, and another card, the
         caller is asked first (whatever p's other cards are: the question tells nobody anything). Returns
         the caller's choices, or `legal` (p's own) when nobody is asked."""
-        liable = self._liable(p)
+        fu = self.faceup[p]                      # _liable(p), inlined: this is every turn of a shown card
+        t = self.turned
+        if t in fu and not self._tshown:
+            if len(fu) == 1:
+                return legal                     # the dealer's turned card, no shown card
+            liable = [c for c in fu if c is not t]
+        else:
+            liable = [*fu]
+        if self._callmode == "opponents" and self.exposed:
+            dealt = {c for _, c in self.exposed}
+            liable = [c for c in liable if c not in dealt]
         if not liable:
             return legal
-        h = self._suits[p]
-        if len(h["C"]) + len(h["S"]) + len(h["H"]) + len(h["D"]) <= len(liable):
+        if len(liable) > 1:
+            liable.sort(key=INDEX_OF)
+        if legal is not None:                    # (p's cards, all of them: any card may be played here)
+            held = len(legal)
+        else:
+            h = self._suits[p]
+            held = len(h["C"]) + len(h["S"]) + len(h["H"]) + len(h["D"])
+        if held <= len(liable):
             return legal                         # only shown cards left: they are played in any case
         self._call = (p, None)
+        self._liab = liable
         self._phase = CALLING
-        self.current_player = self._caller(p)
+        self.current_player = (p + 2) & 3 if self._callmode == "partner" else (p + 1) & 3   # _caller(p)
+        if len(liable) == 1:
+            return [CALL[liable[0]], NO_CALL]
         return [*(CALL[c] for c in liable), NO_CALL]
 
     def _after_call(self, out: list) -> list:
@@ -420,12 +445,16 @@ class WhistState(State):
                 return [PLAY[called]]
             return out
         if called is False and self._callmode == "partner":
-            liable = set(self._liable(p))
+            liable = self._liab
             if self.trick:
-                follow = [a for a in out if a.card.suit == self.led]
-                if follow and all(a.card in liable for a in follow):
+                follow = self._suits[p][self.led]
+                if follow and len(follow) <= len(liable) and all(a.card in liable for a in follow):
                     return out
-            return [a for a in out if a.card not in liable] or out
+            if len(out) > len(liable):           # (the shown cards are in p's hand: faceup is a part of it)
+                out = out[:]
+                for c in liable:
+                    out.remove(PLAY[c])
+            return out
         return out
 
     def _apply(self, action) -> list | None:
@@ -462,7 +491,7 @@ class WhistState(State):
                 return [NONE, *self._suits[p][led]]             # (as _legal_question)
             if len(trick) == 4:
                 return self._end_trick()
-        # _next, inlined: this is every decision's path
+        # the next player (the same steps follow a "having none?" answer, in _answer)
         nxt = self.current_player = (p + 1) & 3
         if nxt == self._pickup:                  # WH-2.3: the dealer's first turn
             self._take_up()
@@ -474,18 +503,6 @@ class WhistState(State):
             return [*h["C"], *h["S"], *h["H"], *h["D"]]
         out = [*h["C"], *h["S"], *h["H"], *h["D"]]
         return self._begin_turn(nxt, out) if self.faceup[nxt] else out
-
-    def _next(self, p: int) -> list | None:
-        """After `p`'s card stands (once the partner's question is answered, as at the table, where any
-        card may be played): the next player and his legal actions, or the end of the trick."""
-        if len(self.trick) < 4:
-            nxt = (p + 1) & 3
-            self.current_player = nxt
-            if nxt == self._pickup:              # WH-2.3: the dealer's first turn
-                self._take_up()
-            h = self._suits[nxt]
-            return self._begin_turn(nxt, [*h["C"], *h["S"], *h["H"], *h["D"]])
-        return self._end_trick()
 
     def _take_up(self) -> None:
         d, c = self.dealer, self.turned
@@ -504,7 +521,7 @@ class WhistState(State):
         self.led = None
         self.leader = self.current_player = w               # WH-4.1: the winner leads the next trick
         if self.revokes and self._find_claims():            # revokes are made only as at the table
-            return None
+            return [CLAIM, NO_CLAIM]                        # (as _legal_question)
         if len(done) == TRICKS:
             self._end_hand("played")
             return None
@@ -535,16 +552,41 @@ class WhistState(State):
                 self.faceup[p].discard(c)
                 trick = self.trick
                 trick[-1] = c
-                i = winner(trick, SUIT_OF, POWER, self.trump)    # the trick's best card so far, anew
-                self._top, self._win = trick[i], (self.leader + i) & 3
+                if self._win == p:               # the card taken back held the trick: its best card anew
+                    i = winner(trick, SUIT_OF, POWER, self.trump)
+                    self._top, self._win = trick[i], (self.leader + i) & 3
+                else:                            # else the card played instead against the best (as _apply)
+                    top = self._top
+                    if c.suit == top.suit:
+                        if c.value > top.value:
+                            self._top, self._win = c, p
+                    elif c.suit == self.trump:
+                        self._top, self._win = c, p
                 self.corrections.append((p, n, wrong, c))
-            return self._next(p)
+                if wrong is self.turned:
+                    self._tshown = True
+            if len(self.trick) < 4:              # the card stands: the next player
+                nxt = self.current_player = (p + 1) & 3
+                if nxt == self._pickup:          # WH-2.3: the dealer's first turn
+                    self._take_up()
+                h = self._suits[nxt]
+                out = [*h["C"], *h["S"], *h["H"], *h["D"]]
+                return self._begin_turn(nxt, out) if self.faceup[nxt] else out
+            return self._end_trick()
         if ph == CALLING:                        # WH-4.8.1: the card called, or none
             holder = self._call[0]
-            self._call = (holder, False if a is NO_CALL else a.data[1])
             self._phase = PLAYING
             self.current_player = holder
-            return None
+            h = self._suits[holder]
+            if a is NO_CALL:
+                self._call = (holder, False)
+                out = [*h["C"], *h["S"], *h["H"], *h["D"]]
+                return self._after_call(out) if self._callmode == "partner" else out   # (as _legal)
+            c = a.data[1]
+            self._call = (holder, c)
+            if not self.trick or c.suit == self.led or not h[self.led]:
+                return [PLAY[c]]                 # (as _after_call)
+            return [*h["C"], *h["S"], *h["H"], *h["D"]]
         if ph == CLAIMING:
             r = self._claims.pop(0)
             r["state"] = "claimed" if a is CLAIM else "waived"
@@ -556,13 +598,15 @@ class WhistState(State):
                     return
             if self._claims:
                 self.current_player = (self._claims[0]["seat"] + 1) & 3
-                return
+                return [CLAIM, NO_CLAIM]         # (as _legal_question)
             self._phase = PLAYING
-            self.current_player = self.leader
+            w = self.current_player = self.leader
             if len(self.done) == TRICKS:
                 self._end_hand("played")
                 return
-            return self._begin_turn(self.leader, None)
+            h = self._suits[w]                   # (as _legal: the leader's cards, or the call first)
+            out = [*h["C"], *h["S"], *h["H"], *h["D"]]
+            return self._begin_turn(w, out) if self.faceup[w] else out
         # MISDEAL (WH-3.3)
         if a is REDEAL:
             self._end_hand("misdeal", by=p)
