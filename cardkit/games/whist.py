@@ -906,6 +906,10 @@ class WhistState(State):
     def __deepcopy__(self, memo) -> "WhistState":
         return self._copy()
 
+    def _fork(self) -> "WhistState":
+        """resample's and the expert's copy of a position: `_copy` (the base replays the whole history)."""
+        return self._copy()
+
     def _set_slots(self, values) -> None:
         for k, v in zip(_SLOTS, values):
             setattr(self, k, v)
