@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 
 from .errors import CardkitError
-from .rules import link_rule_ids, md_html
+from .rules import link_rule_ids, md_html, scroll_x
 
 # the engine's tables that are advice or illustration, not rules: they stay on the game's page
 NOT_ON_CARD = {"strategy", "players", "trick"}
@@ -175,7 +175,7 @@ def _item_html(it: Item, href, heading: bool = False) -> str:
     head = f"<b>{e(_titled(it.title))}</b>{_id_link(it.id, href)} " if not heading else ""
     rd = _readings_words(it)
     reading = f" <span class='ck-card-reading'>{e(rd)}</span>" if rd else ""
-    table = f"<div class='ck-scroll-x'>{it.table.html()}</div>" if it.table is not None else ""
+    table = scroll_x(it.table.html(), it.table.caption or _titled(it.title)) if it.table is not None else ""
     return (f"<p class='ck-card-item ck-card-{it.kind.replace(' ', '-')}'>{head}{_text_html(it.text, None)}{reading}</p>"
             + table)
 

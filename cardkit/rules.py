@@ -258,7 +258,7 @@ class Rulebook:
                 parts.append(f"<p><strong>Default{': ' + e(default) if default else ''}.</strong> "
                              f"{link(_inline(e(' '.join(r.default_reason.split()))))}</p>")
         if table and r.table and r.table in self.tables:
-            parts.append(f"<div class='ck-scroll-x'>{self.tables[r.table].html(href=href)}</div>")
+            parts.append(scroll_x(self.tables[r.table].html(href=href), self.tables[r.table].caption or r.title))
         parts.append("</section>")
         return "\n".join(parts)
 
@@ -316,6 +316,14 @@ def _cite_html(c: Citation) -> str:
 
 
 RULE_ID = re.compile(r"(?<![\w#.-])([A-Z][A-Z0-9]*-\d+(?:\.\d+)*)(?![\w-])")
+
+
+def scroll_x(table_html: str, label: str) -> str:
+    """A table in a box of its own that scrolls sideways where the screen is narrower (a phone). The box can take
+    the keyboard's focus, so that it can be scrolled without a mouse, and is named by `label` (plain words, the
+    table's caption), so that a screen reader says what it holds."""
+    return (f"<div class='ck-scroll-x' tabindex='0' role='region' aria-label='{html.escape(label, quote=True)}'>"
+            f"{table_html}</div>")
 
 
 def link_rule_ids(escaped: str, href) -> str:

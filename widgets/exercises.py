@@ -89,7 +89,7 @@ def feedback_html(q, m, href) -> str:
     notes = "".join(f"<li>{_link(x, href)}</li>" for x in m.why_not)
     others = "".join(f"<p class='ck-quiz-other'>Under the other reading of {_link(o.rule, href)} ({escape(o.title)}), "
                      f"“{escape(o.reading)}”: {escape(o.answer)}.</p>" for o in m.others)
-    return (f"<div class='ck-quiz-feedback {cls}' role='status'><div class='ck-quiz-verdict'>{escape(m.headline)}</div>"
+    return (f"<div class='ck-quiz-feedback ck-live {cls}'><div class='ck-quiz-verdict'>{escape(m.headline)}</div>"
             f"<p>{_link(q.why, href)}</p>{'<ul>' + notes + '</ul>' if notes else ''}{others}</div>")
 
 

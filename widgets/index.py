@@ -8,6 +8,7 @@ import ipywidgets as w
 import cardkit
 from cardkit import CardkitError
 from cardkit.documents import page_url
+from cardkit.rules import scroll_x
 
 from .render import Box, Button, HTML, shared, with_notice
 from .rules import rule_html
@@ -184,10 +185,10 @@ def impact_table_html() -> str:
             "<th scope='col'>the shift in the odds under the other reading (95 % interval)</th>"
             "<th scope='col'>it comes up in</th><th scope='col'>it changes the winner in</th>"
             "<th scope='col'>so</th></tr>")
-    table = (f"<div class='ck-scroll-x'><table class='ck-table ck-impact-rank'><caption>Where the sources disagree "
-             f"or are silent, ranked by how far the other reading shifts the odds beyond chance — someone's "
-             f"chance of winning, or the bank's edge</caption>"
-             f"<thead>{head}</thead><tbody>{''.join(body)}</tbody></table></div>")
+    table = scroll_x(f"<table class='ck-table ck-impact-rank'><caption>Where the sources disagree "
+                     f"or are silent, ranked by how far the other reading shifts the odds beyond chance — someone's "
+                     f"chance of winning, or the bank's edge</caption>"
+                     f"<thead>{head}</thead><tbody>{''.join(body)}</tbody></table>", "Where the sources disagree")
     note = ""
     if missing:
         todo = "; ".join(f"{titles[g]} {r.id} {r.title}" for g, r in missing)

@@ -38,7 +38,7 @@ import cardkit
 from cardkit import CardkitError, Deal, IllegalActionError, Rng
 from cardkit.bots import THINK_MS_BROWSER, THINK_MS_SERVER, ExpertBot, bots_for, default_playouts, evidence_playouts
 from cardkit.documents import STATIC_SITE
-from cardkit.rules import link_rule_ids
+from cardkit.rules import link_rule_ids, scroll_x
 from cardkit.view import plural
 
 from . import browser_store
@@ -521,7 +521,7 @@ class PlayTable(w.VBox):
             self._no = Button(description="Keep playing")
             self._yes.on_click(lambda _: self._answer(True))
             self._no.on_click(lambda _: self._answer(False))
-        self._question.value = f"<div class='ck-note' role='alert'><b>{escape(question)}</b></div>"
+        self._question.value = f"<div class='ck-note ck-alert'><b>{escape(question)}</b></div>"
         self._yes.description = yes
         self._on_yes, self._on_no = on_yes, on_no
         self._confirm.children = [self._question, self._yes, self._no]
@@ -704,7 +704,7 @@ class PlayTable(w.VBox):
         (`state`, seen from his seat), its result in words (`round_result`), what happened in it since his last
         move; what follows (the next deal, the bots' moves) is told after it. `index`: the move that ended it."""
         result = state.round_result()
-        box = (f"<div class='ck-moment' role='status'><div class='ck-moment-title'>{escape(ended)} is over</div>"
+        box = (f"<div class='ck-moment ck-live'><div class='ck-moment-title'>{escape(ended)} is over</div>"
                + (f"<p>{escape(result)}</p>" if result else "") + "</div>")
         for p, notes in self._notes.items():
             recent = [(title, pile) for _, title, pile in notes.recent]
@@ -758,7 +758,7 @@ class PlayTable(w.VBox):
                 shown = True
             if thinks:
                 name = self.game.player_names()[s.current_player]
-                self._msg.value = (f"<div class='ck-note ck-thinking' role='status'>{escape(name)} is thinking…"
+                self._msg.value = (f"<div class='ck-note ck-thinking'>{escape(name)} is thinking…"
                                    "</div>")
                 said = True
             self._step(bot.choose(s))
@@ -948,7 +948,7 @@ class PlayTable(w.VBox):
         odds = "".join(f"<li>{escape(o.label)}: {odds_figure(o)}</li>" for o in s.advice(self.human))
         odds = (f"<div><b>The odds</b> (exact, counted over the cards you have not seen):<ul>{odds}</ul></div>"
                 if odds else "")
-        self._msg.value = self._links(f"<div class='ck-hint' role='status'><b>Hint</b>{head}<div>What each "
+        self._msg.value = self._links(f"<div class='ck-hint ck-live'><b>Hint</b>{head}<div>What each "
                                       f"choice would do:<ul>{''.join(items)}</ul></div>{odds}</div>")
 
     def expert_estimates(self, state, playouts: int | None = None, ms: float | None = None,
@@ -1094,8 +1094,8 @@ class PlayTable(w.VBox):
         rows = "".join(f"<tr><td>{escape(o.label)}" + (f"<br><small>{escape(o.note)}</small>" if o.note else "")
                        + f"</td><td class='ck-odds-fig'>{odds_figure(o)}</td></tr>" for o in s.advice(self.human))
         body = f"<table class='ck-table'>{rows}</table>" if rows else "<p>No figures for this decision.</p>"
-        return (f"<div class='ck-odds' role='status'><b>Odds</b> — exact, counted over the cards you have not "
-                f"seen:<div class='ck-scroll-x'>{body}</div></div>")
+        return (f"<div class='ck-odds'><b>Odds</b> — exact, counted over the cards you have not "
+                f"seen:{scroll_x(body, 'Odds')}</div>")
 
     def _ck_notice(self, text: str) -> None:
         """One short line for the visitor (the kernel's guard calls it when a message to this table fails)."""
@@ -1107,10 +1107,10 @@ class PlayTable(w.VBox):
         return link_rule_ids(escaped_html, self.game.rulebook.href)
 
     def _show_error(self, text: str) -> None:
-        self._msg.value = self._links(f"<div class='ck-error' role='alert'>{escape(text)}</div>")
+        self._msg.value = self._links(f"<div class='ck-error ck-alert'>{escape(text)}</div>")
 
     def _note(self, text: str) -> None:
-        self._msg.value = self._links(f"<div class='ck-note' role='status'>{escape(text)}</div>")
+        self._msg.value = self._links(f"<div class='ck-note ck-live'>{escape(text)}</div>")
 
     def _card_button(self, i: int, card, marks=(), face: str = "") -> w.Button:
         """Button i of the pool, showing `card` with the CSS classes `marks` and how it lies (`face`, see
@@ -1224,7 +1224,7 @@ class PlayTable(w.VBox):
             results = [m["result"] for m in self._moments if m["result"]] + [s.round_result()]
             results = [r for r in dict.fromkeys(results) if r]
             if results:
-                last = ("<div class='ck-moment' role='status'><div class='ck-moment-title'>The last result"
+                last = ("<div class='ck-moment ck-live'><div class='ck-moment-title'>The last result"
                         f"{'s' if len(results) > 1 else ''}</div>" + "".join(f"<p>{escape(r)}</p>" for r in results)
                         + "</div>")
         self._table.value = self._links(last + table_html(view, bottom=self.human, hand_elsewhere=True,
@@ -1278,7 +1278,7 @@ class PlayTable(w.VBox):
                 self._ready_button.on_click(lambda _: self.ready())
             self._ready_button.description = f"I am {names[s.current_player]}, show my cards"
             self._actions.children = [self._ready_button]
-        self._table.value = (f"<div class='ck-cover' role='status'><div class='ck-cover-title'>{title}</div>"
+        self._table.value = (f"<div class='ck-cover ck-live'><div class='ck-cover-title'>{title}</div>"
                              f"<p>{text}</p><p><small>{escape(who)}</small></p></div>")
         self._hand.children = []
         for b in self._pool:
@@ -1399,7 +1399,7 @@ class PlayTable(w.VBox):
                 continue
             if done < n and decisions[done] == k:
                 self._review_out.value = (
-                    f"<div class='ck-note' role='status'>The expert is reviewing your decisions: {done + 1} of "
+                    f"<div class='ck-note'>The expert is reviewing your decisions: {done + 1} of "
                     f"{n}… <progress max='{n}' value='{done}'></progress></div>")
                 if playouts is None:            # the time left, shared among the decisions left
                     ms = (end - time.monotonic()) * 1000 / (n - done)
@@ -1450,7 +1450,7 @@ class PlayTable(w.VBox):
                 body += (f"<details><summary>{plural(len(close), 'close call')}: it would have played "
                          f"differently, but the difference is within its margin of error</summary>"
                          f"<ol>{''.join(item(f) for f in close)}</ol></details>")
-        self._review_out.value = self._links(f"<div class='ck-review' role='status'>{body}</div>")
+        self._review_out.value = self._links(f"<div class='ck-review'>{body}</div>")
         children = [self._review_out]
         if found:
             record = self.state.to_record(title="Your game, as you saw it", description=(
@@ -1482,7 +1482,7 @@ class PlayTable(w.VBox):
         if s.is_terminal():
             table = s.score_table()
             body += (f"<div class='ck-review'><b>The game is over.</b> {escape(s.view(self.human).result)}"
-                     f"<div class='ck-scroll-x'>{table.html()}</div>"
+                     f"{scroll_x(table.html(), table.caption or 'The scores')}"
                      f"{record_link(s, f'{self.game_name}-game.json')}</div>")
         self._log.value = f"<div class='ck-logbox'><div>{body}</div></div>"
 
@@ -1534,7 +1534,7 @@ def happened_html(lines: list[str]) -> str:
     more = (f"<p class='ck-more'><small>{plural(skipped, 'earlier line')} since your move: in the game log "
             "below.</small></p>" if skipped else "")
     items = "".join(f"<li>{escape(x)}</li>" for x in shown)
-    return (f"<div class='ck-announce ck-live' aria-live='polite'><b>What happened</b>{more}<ol{start}>{items}</ol>"
+    return (f"<div class='ck-announce ck-live'><b>What happened</b>{more}<ol{start}>{items}</ol>"
             "</div>")
 
 

@@ -34,7 +34,7 @@ def Button(**kw) -> w.Button:
     return w.Button(**kw)
 
 
-_NOTICE = "<div class='ck-error ck-notice' role='alert'>"
+_NOTICE = "<div class='ck-error ck-notice ck-alert'>"
 
 
 def with_notice(html: str, text: str) -> str:
@@ -113,7 +113,9 @@ table.ck-table td, table.ck-table th{border:1px solid #ccc;padding:3px 6px;font-
 .ck-play .widget-hbox:has(>.ck-card){gap:8px;padding:6px 4px}
 .ck-play .ck-card.widget-button:focus-visible,.ck-play .ck-card.widget-button:focus{position:relative;z-index:3;
   outline:4px solid #0d47a1 !important;outline-offset:4px;box-shadow:0 0 0 3px #2e7d32,0 0 0 8px #fff !important}
-.ck-card.ck-unplayable{opacity:.55}
+.ck-play .ck-card.widget-button.ck-unplayable{background:#efede6;border-style:dashed !important}
+.ck-play .ck-card.widget-button.ck-unplayable.ck-ink-yellow{color:#7a6000}
+.ck-play .ck-card.widget-button.ck-unplayable.ck-ink-green{color:#27692b}
 .ck-play .ck-card.widget-button.ck-face-down,.ck-play .ck-card.widget-button.ck-face-up{line-height:1.1;padding:0}
 .ck-play .ck-card.ck-face-down::after,.ck-play .ck-card.ck-face-up::after{display:block;font-size:10px;
   font-weight:normal;color:#333;margin-top:4px;white-space:normal;line-height:1.1}
@@ -142,7 +144,12 @@ table.ck-table td, table.ck-table th{border:1px solid #ccc;padding:3px 6px;font-
 .ck-play .ck-card.widget-button.ck-ink-red{color:#c62828}.ck-play .ck-card.widget-button.ck-ink-purple{color:#6a1b9a}
 .ck-play .ck-card.widget-button.ck-ink-yellow{color:#8a6d00}.ck-play .ck-card.widget-button.ck-ink-blue{color:#1565c0}
 .ck-play .ck-card.widget-button.ck-ink-green{color:#2e7d32}
+/* Jupyter's button colours with white words under 4.5:1 (info 3.5, success 4.1, warning 2.7): darker */
+.jupyter-widgets.jupyter-button.mod-info{background-color:#00727f}
+.jupyter-widgets.jupyter-button.mod-success{background-color:#2e7d32}
+.jupyter-widgets.jupyter-button.mod-warning{background-color:#b34700}
 .ck-scroll-x{overflow-x:auto;max-width:100%}
+.ck-scroll-x:focus-visible{outline:3px solid #1565c0;outline-offset:2px}
 .ck-impact-rank td,.ck-impact-rank th{text-align:left !important;vertical-align:top}
 .ck-sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 table.ck-table td.ck-disputed,table.ck-table th.ck-disputed,.ck-legend .ck-disputed{outline:2px dashed #e0a800;outline-offset:-3px}
@@ -170,6 +177,10 @@ a.ck-rule-link,.ck-cite a,.ck-found a,.ck-toc a,.ck-rule a,.ck-source a{color:#0
 .ck-cite a{text-decoration-style:solid}
 a.ck-rule-link{white-space:nowrap}
 a.ck-page-link,.ck-games a{color:#0d47a1}
+/* a link in running text is underlined: its colour alone would not tell it apart (WCAG 1.4.1; JupyterLab's
+   `.jp-RenderedHTMLCommon a:link` takes the underline away, hence the weight of this selector) */
+:is(.jp-RenderedHTMLCommon,.widget-html-content) :is(p,li,td,th,dd,caption,small,div) a:is(:link,:visited){
+  text-decoration-line:underline;text-underline-offset:2px}
 .widget-html-content:has(>.ck-scroll-x){min-width:0;max-width:100%}
 .widget-html-content table.ck-table,.widget-html-content .ck-legend{line-height:1.3}
 .ck-quickstart{border-left:4px solid #a5d6a7;background:#f4fbf4;padding:2px 14px;border-radius:4px;max-width:62em}
@@ -306,7 +317,7 @@ def table_html(view, bottom: int = 0, width: int = 44, hand_elsewhere: bool = Fa
     parts.append(f"<div class='ck-center'>{mid}</div>")
     won = [p for p in view.piles if p.kind == "won" or p.name.startswith("Won by")]
     if view.terminal:
-        parts.append(f"<div class='ck-result ck-{outcome or 'won'}' role='status'>{escape(view.result)}</div>")
+        parts.append(f"<div class='ck-result ck-{outcome or 'won'} ck-live'>{escape(view.result)}</div>")
     else:
         yours = view.current_player is not None and view.current_player == bottom and view.viewer == bottom
         text = ("Your turn — " if yours else "") + view.status

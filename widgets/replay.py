@@ -207,7 +207,7 @@ class Replay(w.VBox):
         err = f"<div class='ck-error'>{link(escape(self.error))}</div>" if self.error and step == n else ""
         note = narration_note(self.record, **self.override)
         note = f"<div class='ck-narr-note'><small>{escape(note)}</small></div>" if note else ""
-        self._narr.value = (f"{self._head}{note}<div class='ck-narration' aria-live='polite'><b>Step {step}/{n}:</b> "
+        self._narr.value = (f"{self._head}{note}<div class='ck-narration ck-live'><b>Step {step}/{n}:</b> "
                             f"{link(escape(line))}</div>{err}{view_html(self.states[step].view(self.viewer))}")
 
     def _link(self, escaped: str) -> str:

@@ -11,6 +11,7 @@ from IPython.display import HTML as StaticHTML
 
 import cardkit
 from cardkit import CardkitError
+from cardkit.rules import scroll_x
 
 from .render import Box, Button, HTML, shared, with_notice
 from .replay import Replay, final_state, replay_states
@@ -84,8 +85,9 @@ def impact_html(game: str, rule) -> str:
     note = f"<p class='ck-impact-note'>{escape(note)}</p>" if note else ""
     return (f"<div class='ck-impact'><h4>Does it matter?</h4>"
             f"<p class='ck-impact-sentence'>{escape(impact.sentence(s))}</p>{figure}"
-            f"<div class='ck-scroll-x'><table class='ck-table ck-impact-table'><caption>Each reading's own "
-            f"games</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>{note}"
+            + scroll_x(f"<table class='ck-table ck-impact-table'><caption>Each reading's own games</caption>"
+                       f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>", "Each reading's own games")
+            + f"{note}"
             f"<p class='ck-legend'><small>{escape(how)}</small></p></div>")
 
 
@@ -329,7 +331,7 @@ class RuleTable(w.VBox):
                       "switches above decide. " + (f"<span class='ck-changed'>Highlighted</span>: "
                       f"{len(changed)} {'cell differs' if len(changed) == 1 else 'cells differ'} from the kit's "
                       "default." if changed else "All at the kit's default.") + "</small></p>")
-        self.out.value = f"<div class='ck-scroll-x'>{t.html(mark, href=self._book.href)}</div>{legend}"
+        self.out.value = scroll_x(t.html(mark, href=self._book.href), t.caption or "The rules' table") + legend
 
     def switches_html(self) -> str:
         """What the switches decide, in plain words with their rules (static HTML above them)."""

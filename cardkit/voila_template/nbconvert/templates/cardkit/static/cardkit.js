@@ -1,7 +1,12 @@
-/* cardkit: one live region for the whole page. The kit's widgets replace their HTML on every update, and a
-   live region that is itself replaced is not reliably read out; so this script keeps two regions that
-   never change identity and copies into them what the widgets mark: `.ck-live` (what just happened at
-   the play table: read politely) and `.ck-error[role=alert]` (a refused move: read at once). */
+/* cardkit: one live region for the whole page, through which every table speaks. The kit's widgets replace their
+   HTML on every update, and a live region that is itself replaced is not reliably read out (nor one that is new);
+   so this script keeps two regions that never change identity and copies into them what the widgets mark:
+   `.ck-live` (what just happened at a play table or in a replay, a round's end, a game's result, the Hint, a note:
+   read politely) and `.ck-alert` (a refused move, a question before a game is thrown away: read at once). The
+   widgets' own boxes are not live regions, so a move is said once, not twice.
+   A table (`.ck-play`; a replay `.ck-replay` and a question `.ck-quiz` alike) speaks only what changed: of its `.ck-live` parts, those whose words are new
+   since it last spoke. The first words of a table that was on the page before the visitor did anything (the
+   replays' first step, as the page opens) are not read: nothing happened yet. */
 (function () {
   "use strict";
   var HIDDEN = "position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap";
@@ -20,22 +25,55 @@
     if (document.getElementById("ck-announcer")) return;
     var polite = region("ck-announcer", "polite");
     var urgent = region("ck-alerter", "assertive");
-    var said = { polite: "", urgent: "" };
+    var spoken = new WeakMap();     // a table -> the words of its live parts when it last spoke
+    var acted = false;              // the visitor has clicked or pressed a key on the page
+    var saidUrgent = "";
     var queued = false;
+    ["click", "keydown"].forEach(function (type) {
+      document.addEventListener(type, function (e) { if (e.isTrusted) acted = true; }, true);
+    });
+
+    /* A slider's handle (ipywidgets' noUiSlider: a div with role=slider) is not tied to its label, so a screen
+       reader would say "slider" and nothing else: it is given the label's words (a replay's: the example's step). */
+    function nameSliders() {
+      document.querySelectorAll(".widget-slider [role=slider]:not([aria-label])").forEach(function (handle) {
+        var box = handle.closest(".widget-slider");
+        var label = box && box.querySelector(".widget-label");
+        var words = handle.closest(".ck-replay") ? "Step of the worked example"
+          : (label && label.textContent.trim()) || "Value";
+        handle.setAttribute("aria-label", words);
+      });
+    }
 
     function copy() {
       queued = false;
-      var live = document.querySelectorAll(".ck-live");
-      var text = live.length ? live[live.length - 1].innerText.trim() : "";
-      if (text && text !== said.polite) { said.polite = text; polite.textContent = text; }
-      var errors = document.querySelectorAll(".ck-error[role=alert]");
-      var err = errors.length ? errors[errors.length - 1].innerText.trim() : "";
-      if (err !== said.urgent) { said.urgent = err; urgent.textContent = err; }
+      var tables = new Map();
+      document.querySelectorAll(".ck-live").forEach(function (el) {
+        var table = el.closest(".ck-play, .ck-replay, .ck-quiz") || document.body;
+        var text = el.innerText.trim();
+        if (!tables.has(table)) tables.set(table, []);
+        if (text) tables.get(table).push(text);
+      });
+      var news = [];
+      tables.forEach(function (parts, table) {
+        var before = spoken.get(table);
+        spoken.set(table, parts);
+        if (!before && !acted) return;
+        before = before || [];
+        parts.forEach(function (p) { if (before.indexOf(p) < 0) news.push(p); });
+      });
+      var text = news.join("\n");
+      if (text && text !== polite.textContent) polite.textContent = text;
+      nameSliders();
+      var alerts = document.querySelectorAll(".ck-alert");
+      var err = alerts.length ? alerts[alerts.length - 1].innerText.trim() : "";
+      if (err !== saidUrgent) { saidUrgent = err; urgent.textContent = err; }
     }
 
     new MutationObserver(function () {
       if (!queued) { queued = true; window.requestAnimationFrame(copy); }
     }).observe(document.body, { childList: true, subtree: true, characterData: true });
+    copy();
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setup);
