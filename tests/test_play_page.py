@@ -7,6 +7,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import cardkit
+from axe_check import assert_accessible
 from site_server import download_record, open_page, table_log, wait_answered, wait_log_changed
 
 
@@ -149,7 +150,8 @@ def test_every_game_is_played_by_clicking(chromium, site_url, game):
 
 @pytest.mark.parametrize("name", ["index.ipynb", *(f"{game}.ipynb" for game in cardkit.GAMES)])
 def test_a_phone_390_px_wide(chromium, site_url, name):
-    """Nothing wider than the screen, no cut-off button label, a usable step slider, readable tables."""
+    """Nothing wider than the screen, no cut-off button label, a usable step slider, readable tables; and no
+    WCAG 2.1 A/AA violation that axe-core finds (the page at a desktop's width: the seats' test below)."""
     context, page = _open(chromium, site_url, name, width=390, height=844)
     # handles to the buttons themselves: a started replay removes its button, which would shift an nth()
     for button in page.locator(".ck-replay button", has_text="Step through").element_handles()[:2]:
@@ -170,6 +172,7 @@ def test_a_phone_390_px_wide(chromium, site_url, name):
         }
         return true; }).map(t => t.innerText.slice(0, 60))""")
     assert wide == []
+    assert_accessible(page, f"{name} at 390 px")      # axe-core: WCAG 2.1 A/AA, replays started, table dealt
     assert page.errors == []
     _close(context)
 
@@ -202,7 +205,8 @@ _SEATS_JS = """(t) => {
 @pytest.mark.parametrize("game", list(cardkit.GAMES))
 def test_every_seat_has_its_own_place_at_every_player_count(chromium, site_url, game):
     """For every player count a game allows, at a desktop's width (1280 px) and a phone's (390 px): the
-    table shows one seat per player, none overlaps another, none is covered or cut off."""
+    table shows one seat per player, none overlaps another, none is covered or cut off. At 1280 px, the page
+    with its table dealt has no WCAG 2.1 A/AA violation that axe-core finds."""
     context, page = _open(chromium, site_url, f"{game}.ipynb", width=1280, height=900)
     table = page.locator(".ck-play").first
     spec = next((o for o in cardkit.game_class(game).option_specs if o.name == "players"), None)
@@ -220,6 +224,8 @@ def test_every_seat_has_its_own_place_at_every_player_count(chromium, site_url, 
             seen = page.evaluate(_SEATS_JS, table.element_handle())
             assert seen["count"] == n and seen["problems"] == [], (n, width, seen)
         page.set_viewport_size({"width": 1280, "height": 900})
+    page.wait_for_timeout(300)
+    assert_accessible(page, f"{game} at 1280 px")     # axe-core: WCAG 2.1 A/AA (at 390 px: the phone's test)
     assert page.errors == []
     _close(context)
 
@@ -227,35 +233,106 @@ def test_every_seat_has_its_own_place_at_every_player_count(chromium, site_url, 
 _FOCUS_JS = """(t) => { const e = document.activeElement;
     return !!e && t.contains(e) && e.matches('button.ck-card.ck-playable:not(:disabled), button.ck-action:not(:disabled), button.ck-next'); }"""
 
+# the table is ready for the next key: the game is over, or the focus is on the next decision, the table has
+# changed since the key (its log, or the moment shown: a round the computer played out is already in the log) and
+# has stayed the same for a moment (the kernel's answer, the computer's replies, all arrived)
+_SETTLED_JS = """([t, before]) => {
+    const x = t.innerText;
+    const ready = t.querySelector('a.ck-download') || (%s)(t);
+    if (x === before || !ready) { t.ckSeen = null; return false; }
+    if (t.ckSeen !== x) { t.ckSeen = x; t.ckSince = performance.now(); return false; }
+    return performance.now() - t.ckSince > 400; }""" % _FOCUS_JS
 
-def test_the_keyboard_focus_comes_back_to_the_next_decision_and_shows(chromium, site_url):
-    """Keyboard only: Enter on "Deal the cards", then Enter again and again. After every move the focus is
-    back on the hand or the next choice (never the page body, which would send Tab through the log), and the
-    focused card's ring stands above its neighbours' green outlines."""
+# what the page's live regions were given to say, in order (cardkit.js: #ck-announcer polite, #ck-alerter at once)
+_LISTEN_JS = """() => { window.ckHeard = []; window.ckAlerted = [];
+    const listen = (id, into) => new MutationObserver(() => {
+        const x = document.getElementById(id).textContent.trim(); if (x) into.push(x); })
+      .observe(document.getElementById(id), {childList: true, characterData: true, subtree: true});
+    listen('ck-announcer', window.ckHeard); listen('ck-alerter', window.ckAlerted); }"""
+
+# every live region on the page: what a screen reader would read out by itself
+_LIVE_REGIONS_JS = """() => [...document.querySelectorAll('[aria-live], [role=status], [role=alert], [role=log]')]
+    .filter((e) => e.getAttribute('aria-live') !== 'off').map((e) => e.id || e.className)"""
+
+
+@pytest.mark.parametrize("game", ["ecarte", "vingt_et_un"])
+def test_a_whole_game_with_the_keyboard_alone(chromium, site_url, game):
+    """A trick game and a banking game played from the deal to the end with the keyboard alone: Enter on "Deal
+    the cards", then Enter on what the focus lands on, again and again — once, Tab to a card the rules refuse,
+    Enter, and Tab on to one they allow. After every move the focus is back on the hand or the next choice
+    (never the page body, which would send Tab through the log), the focused card's ring stands above its
+    neighbours' green outlines, and the page's one polite live region has said what happened: the same words as
+    the table's "What happened", said once (the table's own boxes are not live regions), a refusal said at once,
+    and the game's result when it shows."""
     context = chromium.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
     from site_server import page_ready_time
-    page_ready_time(page, f"{site_url}/voila/render/vierundzwanzig.ipynb")
+    page_ready_time(page, f"{site_url}/voila/render/{game}.ipynb")
+    page.evaluate(_LISTEN_JS)
     start = page.locator(".ck-play-start").first
     start.wait_for(state="attached", timeout=40000)
     start.focus()
     page.keyboard.press("Enter")
     table = page.locator(".ck-play").first
     table.locator(".ck-logbox").wait_for(timeout=40000)
-    page.wait_for_function(_FOCUS_JS, arg=table.element_handle(), timeout=40000)
-    cards = 0
-    for _ in range(8):                    # pick up, name trump, give back or keep, play: all by Enter
-        html = table_log(table)
+    page.wait_for_function(f"(t) => t.querySelector('a.ck-download') || ({_FOCUS_JS})(t)",
+                           arg=table.element_handle(), timeout=40000)
+    assert page.evaluate(_LIVE_REGIONS_JS) == ["ck-announcer", "ck-alerter"]
+    moves = cards = refused = spoken = 0
+    while not table.locator("a.ck-download").count():
+        assert moves < 120, "the game did not end"
+        if not refused and page.evaluate("document.activeElement.matches('button.ck-card')") \
+                and table.locator("button.ck-card.ck-unplayable:not(:disabled)").count():
+            refused = _tab_to_a_refused_card_and_back(page, table)
+        before = table.inner_text()
+        heard = page.evaluate("window.ckHeard.length")
         page.keyboard.press("Enter")
-        wait_answered(page, table, html)
-        page.wait_for_function(_FOCUS_JS, arg=table.element_handle(), timeout=40000)
+        page.wait_for_function(_SETTLED_JS, arg=[table.element_handle(), before], timeout=60000)
+        moves += 1
+        said = page.evaluate("window.ckHeard").copy()[heard:]
+        # what the table shows, said: a move the others answered ("What happened"), a round's end; a move of one's
+        # own that nobody answered yet (a card discarded in an exchange) changes nothing the table says
+        for part in table.locator(".ck-announce, .ck-moment, .ck-result").all_inner_texts():
+            if part.strip() not in before:
+                assert part.strip() in "\n".join(said), (moves, part, said)
+        spoken += len(said)
         if page.evaluate("document.activeElement.matches('button.ck-card')"):
             cards += 1
             ring = page.evaluate("""() => { const cs = getComputedStyle(document.activeElement);
                 return [cs.outlineStyle, parseFloat(cs.outlineWidth), cs.position, +cs.zIndex]; }""")
             assert ring[0] == "solid" and ring[1] >= 3 and ring[2] == "relative" and ring[3] > 0, ring
-    assert cards
+    result = table.locator(".ck-result").inner_text().strip()
+    assert result and result in "\n".join(page.evaluate("window.ckHeard")), result    # said when it first showed
+    assert page.evaluate(_LIVE_REGIONS_JS) == ["ck-announcer", "ck-alerter"]
+    assert spoken >= moves // 2, (spoken, moves)
+    if game == "ecarte":
+        assert cards and refused, (cards, refused)
+    assert page.errors == []
     _close(context)
+
+
+def _tab_to_a_refused_card_and_back(page, table) -> int:
+    """From the focused card, Tab to a card the rules refuse now and press Enter: the refusal is said at once
+    (the page's assertive live region); then Tab (or Shift+Tab) on to a card the rules allow. 1 if done."""
+    is_refused = "(t) => t.contains(document.activeElement) && document.activeElement.matches('button.ck-card.ck-unplayable')"
+    for key in ["Tab"] * 10 + ["Shift+Tab"] * 20:
+        page.keyboard.press(key)
+        if page.evaluate(is_refused, table.element_handle()):
+            break
+    else:
+        raise AssertionError("Tab did not reach the card the rules refuse")
+    alerted = page.evaluate("window.ckAlerted.length")
+    page.keyboard.press("Enter")
+    page.wait_for_function("(n) => window.ckAlerted.length > n", arg=alerted, timeout=40000)
+    said = page.evaluate("window.ckAlerted")[-1]
+    assert said == table.locator(".ck-error").inner_text().strip() and said, said
+    for key in ["Tab"] * 10 + ["Shift+Tab"] * 20:
+        if page.evaluate(_FOCUS_JS, table.element_handle()):
+            return 1
+        page.keyboard.press(key)
+    raise AssertionError("Tab did not come back to a card the rules allow")
 
 
 _IN_VIEW_JS = """(t) => {

@@ -14,6 +14,7 @@ import nbformat
 import cardkit
 
 from cardkit.site import NOTEBOOKS_DIR  # noqa: E402
+from axe_check import assert_accessible  # noqa: E402
 from site_server import page_ready_time, record_external_requests, running_site, start_tables  # noqa: E402
 
 SECRET = "cardkit-test-secret"
@@ -78,6 +79,14 @@ def test_click_shows_no_error(baseline):
     assert page_errors == []
     assert page.locator('[data-mime-type*="stderr"], [data-mime-type*="error"]').count() == 0
     assert "Traceback" not in page.inner_text("body")
+
+
+def test_the_baseline_page_for_every_reader(baseline):
+    """axe-core finds no WCAG 2.1 A/AA violation on the page, at a desktop's width and a phone's."""
+    page = baseline[0]
+    for width, height in ((1280, 900), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        assert_accessible(page, f"baseline at {width} px")
 
 
 def test_page_makes_no_request_off_this_machine(baseline):
@@ -255,6 +264,8 @@ def test_index_lists_every_game_and_finds_rules(browser, base_url):
     box.press("Enter")
     page.get_by_text("Joker led, Spiegel follows").first.wait_for(timeout=10000)
     _assert_clean(page, external, errors)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    assert_accessible(page, "index at 1280 px")      # axe-core: WCAG 2.1 A/AA (at 390 px: test_play_page.py)
     _close(context)
 
 
