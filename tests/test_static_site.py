@@ -27,6 +27,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 import pytest
 
 import cardkit
+from axe_check import assert_accessible
 from cardkit.static_site import build
 from site_server import (STATIC_READY, download_record, record_external_requests, serving_static, table_log,
                          wait_answered, wait_log_changed)
@@ -389,6 +390,14 @@ def _alive_and_linked(page, static_url, static_site_dir, name):
         elif url.fragment and target.endswith(".html"):
             broken += [href] if not fragments & _parse(static_site_dir / target).ids else []
     assert not broken, f"links that lead nowhere: {sorted(broken)[:10]}"
+    # for every reader: axe-core finds no WCAG 2.1 A/AA violation, at the page's width and at the other one
+    # (a desktop's 1280 px, a phone's 390 px); the page is left at its own width
+    own = page.viewport_size
+    other = {"width": 390, "height": 844} if own["width"] > 600 else {"width": 1280, "height": 900}
+    for size in (own, other):
+        page.set_viewport_size(size)
+        assert_accessible(page, f"the static {name}.html at {size['width']} px")
+    page.set_viewport_size(own)
 
 
 # The pages that another test below opens anyway get these checks there: a cold start of Python in the browser
