@@ -182,3 +182,14 @@ def test_play_puts_the_table_one_click_away():
         widgets.Play("sieben", players=9)
     with pytest.raises(cardkit.UnknownGameError):
         widgets.Play("nope")
+
+
+def test_the_mark_on_the_page_gives_the_rule_as_played():
+    """Issue 39: under a Test-yourself answer, the rule it rests on as the rulebook states it played."""
+    import cardkit.exercises as ex
+    from widgets.exercises import feedback_html
+    q = ex.question_set("faro", 2).questions[0]
+    m = ex.mark(q, {next(iter(q.answer))})
+    out = feedback_html(q, m, cardkit.load_game("faro").rulebook.href)
+    played = cardkit.load_game("faro", **q.options).rulebook.as_played(q.rule)
+    assert "<b>The rule</b>" in out and played.split(".")[0].replace("**", "") in out.replace("<strong>", "").replace("</strong>", "")

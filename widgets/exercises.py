@@ -89,8 +89,13 @@ def feedback_html(q, m, href) -> str:
     notes = "".join(f"<li>{_link(x, href)}</li>" for x in m.why_not)
     others = "".join(f"<p class='ck-quiz-other'>Under the other reading of {_link(o.rule, href)} ({escape(o.title)}), "
                      f"“{escape(o.reading)}”: {escape(o.answer)}.</p>" for o in m.others)
+    rule = ""
+    if m.rule:
+        from cardkit.rules import md_html
+        words = md_html(m.rule).removeprefix("<p>").removesuffix("</p>")
+        rule = f"<p class='ck-quiz-rule'><small><b>The rule</b> ({_link(q.rule, href)}): {words}</small></p>"
     return (f"<div class='ck-quiz-feedback ck-live {cls}'><div class='ck-quiz-verdict'>{escape(m.headline)}</div>"
-            f"<p>{_link(q.why, href)}</p>{'<ul>' + notes + '</ul>' if notes else ''}{others}</div>")
+            f"<p>{_link(q.why, href)}</p>{'<ul>' + notes + '</ul>' if notes else ''}{others}{rule}</div>")
 
 
 def options_words(game, options: dict) -> str:
