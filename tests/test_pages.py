@@ -99,7 +99,9 @@ def test_a_conflicts_switch_is_named_in_plain_words():
     page = book.rule_html(book.rule("M7-2"))
     assert "Joker led, Spiegel follows: who wins" in page and "joker_vs_spiegel" not in page
     assert "<strong>Default: The Spiegel wins (sheet).</strong>" in page
-    assert "joker_vs_spiegel='spiegel'" in book.rule_markdown(book.rule("M7-2"))   # developers' Markdown keeps it
+    md = book.rule_markdown(book.rule("M7-2"))              # the terminal's Markdown: the switch on one line of its own
+    assert "*At the command line:* `-o joker_vs_spiegel=spiegel` (The Spiegel wins (sheet))" in md
+    assert md.count("joker_vs_spiegel") == 2 and "Option value" not in md
 
 
 # --- the sources ------------------------------------------------------------------------------------
