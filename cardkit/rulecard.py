@@ -87,12 +87,15 @@ def rule_card(game: str, **options) -> RuleCard:
     book = g.rulebook
     by_option = {o.rule: o for o in g.option_specs}
 
+    shown: set = set()
+
     def item(r) -> Item:
         if not r.played and not any(rd.played for rd in r.readings):
             raise CardkitError(f"{game}'s rulebook has no statement of rule {r.id} as played")
         it = Item(r.id, r.title, book.as_played(r), r.kind)
-        if r.table and r.table not in NOT_ON_CARD and r.table in book.tables:
+        if r.table and r.table not in NOT_ON_CARD and r.table in book.tables and r.table not in shown:
             it.table = _plain_table(book.tables[r.table])
+            shown.add(r.table)              # a table two rules name is printed once, under the first
         o = by_option.get(r.id)
         if r.readings and r.option and r.option in g.options:
             value = g.options[r.option]
@@ -105,8 +108,8 @@ def rule_card(game: str, **options) -> RuleCard:
 
     sections = []
     for top in book.sections():
-        items = [item(r) for r in book.rules if r.id.startswith(top.id + ".")]
         head = item(top)
+        items = [item(r) for r in book.rules if r.id.startswith(top.id + ".")]
         sections.append(Section(top.id, top.title, head.text, items, head))
     lines, changed = [], []
     for o in g.option_specs:
