@@ -236,7 +236,8 @@ class Rulebook:
         if played:
             what = "As played by default" if r.readings and self.values.get(r.option, r.default) == r.default \
                 else "As played"
-            parts.append(f"<p class='ck-played'><strong>{what}:</strong> {_inline(e(played))}</p>")
+            parts.append(f"<p class='ck-as-played' style='border-left:4px solid #2e7d32;background:#f1f8f1;"
+                         f"padding:4px 10px;margin:.4em 0'><strong>{what}:</strong> {_inline(e(played))}</p>")
         parts.append(link(md_html(r.text)))
         for c in r.cite:
             parts.append(_cite_html(c))
