@@ -31,6 +31,7 @@ class Pile:
     kind: str = ""        # "trick", "last-trick", "stock", "won", "aside" (out of play, folded) or ""
     place: str = ""       # "left", "middle" or "right": piles the rules set side by side (Faro's left pile, the
                           # pack, the right pile) are drawn so, in one row, whatever the screen's width
+    taker: int | None = None  # a finished trick ("last-trick" of a trick game): the seat that took it (public)
 
 
 @dataclass

@@ -1004,3 +1004,22 @@ def test_an_unreadable_move_is_refused_with_a_rule_of_the_game(name):
                     assert s.snapshot() == before
             s.apply(legal[rng.below(len(legal))])
         assert len(checked) >= 2
+
+
+@pytest.mark.parametrize("game", ["magische7", "sieben", "whist", "ecarte", "vierundzwanzig"])
+def test_a_finished_trick_names_its_taker_in_the_public_view(game):
+    """`Pile.taker`: the seat that took the last trick, as its note says ("won by …"); the expert's Hint reads
+    it to say who takes a trick in its deals."""
+    from cardkit.rng import Rng
+    g = cardkit.load_game(game)
+    rng, seen = Rng(11), 0
+    for seed in range(5, 9):
+        st = g.new_state(seed=seed)
+        while not st.is_terminal() and seen < 30:
+            legal = st.legal_actions()
+            st.apply(legal[rng.below(len(legal))])
+            last = [p for p in st.view(None).piles if p.kind == "last-trick"]
+            for p in last:
+                assert p.taker is not None and p.note.startswith(f"won by {g.player_names()[p.taker]}"), p.note
+                seen += 1
+    assert seen >= 30

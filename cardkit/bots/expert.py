@@ -33,7 +33,7 @@ class Estimate:
     standing minus theirs, in the scores' units — points, or money —, the sign turned where the lowest score
     wins: more is better) to the horizon, ``ahead`` and ``behind``, in how many of the ``samples`` that lead
     grew or shrank; ``trick``, where the decision is in a trick, (taken, known): in how many samples the
-    mover's side took that trick, of those in which the table said who took it (the last trick's "won by …");
+    mover's side took that trick, of those in which the table said who took it (the finished trick's taker);
     else None; ``horizon``, "hand" or "game", and ``round``, the round the decision is in (``progress``)."""
     action: object
     mean: float
@@ -315,7 +315,6 @@ class ExpertBot(Bot):
         if explain:
             at = state.progress()
             side = next(s for s in sides if me in s)
-            names = game.player_names()
             in_trick = bool(at[1]) and any(p.kind == "trick" for p in state.view(me).piles)
             leads = [[] for _ in range(k)]
             tricks = [[0, 0] for _ in range(k)]
@@ -329,7 +328,7 @@ class ExpertBot(Bot):
                 r = Rng(seed)                    # the same random numbers for every action of the sample
                 if bot is not None:
                     bot.rng = Rng(seed ^ 0x5A5A)
-                watch = self._trick_watch(at, names, side, tricks[i]) if explain and in_trick else None
+                watch = self._trick_watch(at, side, tricks[i]) if explain and in_trick else None
                 s = self._playout(s, whole_game, r, bot, watch)
                 v = sign * (self._level(s.standing(), mine, others) - root)
                 if explain:
@@ -456,23 +455,17 @@ class ExpertBot(Bot):
         return 1 / len(won) if any(t[0] == mine for t in won) else 0.0
 
     @staticmethod
-    def _trick_watch(at: tuple, names: list, side: list, counts: list):
+    def _trick_watch(at: tuple, side: list, counts: list):
         """A `watch` for `_playout`: at the first position past the trick of `at` (``progress``), who took
-        that trick — read where the table says it, the last trick's "won by <name>" — counted into `counts`
-        ([taken by `side`, known])."""
-        by_length = sorted(range(len(names)), key=lambda p: -len(names[p]))
-
+        that trick — the public view's finished trick (`Pile.taker`) — counted into `counts` ([taken by
+        `side`, known])."""
         def watch(s) -> bool:
             if not s.is_terminal() and s.progress() == at:
                 return False
-            note = next((p.note for p in s.view(None).piles if p.kind == "last-trick"), "")
-            if note.startswith("won by "):
-                rest = note[7:]
-                taker = next((p for p in by_length if rest.startswith(names[p])
-                              and not rest[len(names[p]):len(names[p]) + 1].isalnum()), None)
-                if taker is not None:
-                    counts[1] += 1
-                    counts[0] += taker in side
+            taker = next((p.taker for p in s.view(None).piles if p.kind == "last-trick"), None)
+            if taker is not None:
+                counts[1] += 1
+                counts[0] += taker in side
             return True
         return watch
 

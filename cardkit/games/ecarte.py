@@ -713,7 +713,7 @@ class EcarteState(State):
                               note="face down; each player knows his own"))
         if self.last_trick:
             piles.append(Pile("Last trick", [(NAMES[q], c) for q, c in self.last_trick[0]], kind="last-trick",
-                              note=self.trick_note(self.last_trick)))
+                              note=self.trick_note(self.last_trick), taker=self.last_trick[1]))
         for p in (0, 1):
             piles.append(Pile(f"Won by {NAMES[p]}", [(NAMES[q], c) for t in self.won[p] for q, c in t], kind="won"))
         if self.out:

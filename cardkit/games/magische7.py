@@ -465,7 +465,7 @@ class M7State(State):
             _, rule, why = trick_outcome(led, fol, self.game.options)
             lv, fv = card_points(led, fol, self.game.options)
             piles.append(Pile("Last trick", [(names[ld], led), (names[op], fol)], kind="last-trick",
-                              note=f"won by {names[w]}, {plural(lv + fv, 'point')}: {why} [{rule}]"))
+                              note=f"won by {names[w]}, {plural(lv + fv, 'point')}: {why} [{rule}]", taker=w))
         piles.append(Pile("Stock", [], count=len(self.stock), kind="stock"))
         if review:
             for p in range(self.n):

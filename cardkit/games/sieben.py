@@ -544,7 +544,7 @@ class SiebenState(State):
             tk, w, v = self.last_trick
             piles.append(Pile("Last trick", [(names[q], c) for q, c in tk], kind="last-trick",
                               note=f"won by {names[w]}, {v} counters: the last card equal to the first takes "
-                                   "it [S7-2.4]"))
+                                   "it [S7-2.4]", taker=w))
         piles.append(Pile("Stock", [], count=len(self.stock), kind="stock"))
         for p in range(n):
             won = [(names[q], c) for t in self.won[p] for q, c in t]

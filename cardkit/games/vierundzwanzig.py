@@ -797,7 +797,7 @@ class VierundzwanzigState(State):
         if self.last_trick is not None:
             tk, w, _, _ = self.last_trick
             piles.append(Pile("Last trick", [(names[q], c) for q, c in tk], kind="last-trick",
-                              note=self._won_note(self.last_trick)))
+                              note=self._won_note(self.last_trick), taker=w))
         piles.append(Pile("Stock", [], count=len(self.stock) + sum(len(x) for x in self.second), kind="stock"))
         aside = [(names[p], c) for p in range(n) for c in self.discards[p] + self.aside[p]]
         if aside:

@@ -1015,7 +1015,7 @@ class WhistState(State):
         if self.done and not (self.current_player == CHANCE and self.log and self.log[-1]["kind"] != "played"):
             ld, cs, w = self.done[-1]
             piles.append(Pile("Last trick", [(NAMES[(ld + k) & 3], c) for k, c in enumerate(cs)],
-                              kind="last-trick", note=self.trick_note(ld, cs, w)))
+                              kind="last-trick", note=self.trick_note(ld, cs, w), taker=w))
         if self.current_player == CHANCE and not self.hands_dealt and self.draw:
             piles.append(Pile("The draw for the deal", [(NAMES[p], c) for rnd in self.draw for p, c in rnd],
                               note=f"{NAMES[self.dealer]} deals the first hand [WH-1.3]"))
