@@ -235,9 +235,15 @@ def serving_static(folder: str | os.PathLike, port: int | None = None):
     on a free port of this machine (it serves `.wasm` as application/wasm). Yields the base URL, stops on exit;
     `port`: the same address again (a browser keeps a site's data per address)."""
     port = port or _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", HOST, "-d", str(folder)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://{HOST}:{port}"
+    with serving_process([sys.executable, "-m", "http.server", str(port), "--bind", HOST, "-d", str(folder)],
+                         f"http://{HOST}:{port}") as base:
+        yield base
+
+
+@contextlib.contextmanager
+def serving_process(cmd: list, base: str):
+    """Run a web server (`cmd`) until it answers at `base`, yield `base`, stop it on exit."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 20
         while True:

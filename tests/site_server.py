@@ -6,11 +6,7 @@ re-exports them beside the offline check, which only the tests need.
 from __future__ import annotations
 
 import contextlib
-import subprocess
 import sys
-import time
-import urllib.error
-import urllib.request
 from urllib.parse import urlsplit
 
 from cardkit.site import launch_chromium, page_ready_time, running_site, serving_static  # noqa: F401
@@ -34,27 +30,11 @@ def serving_static_cached(folder, cache_control: str = "max-age=600", port: int 
     """Like `serving_static`, with every answer carrying this Cache-Control header: the browser's HTTP cache
     then takes a file as fresh for that long, as it does from GitHub Pages (which sends max-age=600). It
     answers If-Modified-Since with 304 as http.server does. Yields the base URL."""
-    from cardkit.site import _free_port
+    from cardkit.site import _free_port, serving_process
     port = port or _free_port()
-    proc = subprocess.Popen([sys.executable, "-c", _CACHING_SERVER, str(port), str(folder), cache_control],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                urllib.request.urlopen(base + "/", timeout=2).close()
-                break
-            except urllib.error.HTTPError:
-                break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("the static server did not start") from None
-                time.sleep(0.1)
+    with serving_process([sys.executable, "-c", _CACHING_SERVER, str(port), str(folder), cache_control],
+                         f"http://127.0.0.1:{port}") as base:
         yield base
-    finally:
-        proc.terminate()
-        proc.wait(10)
 
 
 def record_external_requests(page) -> list[str]:
