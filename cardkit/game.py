@@ -323,6 +323,15 @@ class State:
             self._auto_deal()
         return self
 
+    def advance(self, action) -> "State":
+        """Apply one entry of a history known to be legal (this state's own, or a record's already replayed),
+        without the checks and without the deal that `apply` makes by itself where one falls due: the
+        position between a move and the deal it set off, as a narration needs it."""
+        legal = self._deal(action) if action.__class__ is Deal else self._apply(action)
+        self.history.append(action)
+        self._legal_cache = legal
+        return self
+
     def deal(self, cards=None, seed: int | None = None) -> "State":
         """At a chance node: deal `cards` (stacked, top first) or shuffle with `seed`."""
         if not self.is_chance():
