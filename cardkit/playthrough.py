@@ -1,0 +1,400 @@
+"""Playthroughs: a seeded game of every game and its main options, written out in full as text, checked in under
+``tests/playthroughs/`` and compared by ``tests/test_playthroughs.py`` (the idea of OpenSpiel's playthrough
+tests): any change in what a game does — a legal move, a view, a line of narration, a score — shows as a diff.
+
+Each file is a game dealt from a seed and played by a seeded chooser (a uniform choice among the legal actions,
+sorted by their text, with cardkit's own `Rng`) through the public protocol only: at each decision the player to
+move, the legal actions with their labels, the move chosen, the view of the teacher (everything) and of each
+seat, the move's narration as everyone hears it and what a seat is told besides, the end of each round with its
+result, once per file an undo (the view is back as it was), and at the end the scores.
+
+Regenerate every file after a deliberate change of behaviour (never to make a failing test pass unread)::
+
+    python -m cardkit.playthrough --update          # all files
+    python -m cardkit.playthrough magische7         # one game's playthroughs, printed
+"""
+from __future__ import annotations
+
+import argparse
+import copy
+import difflib
+import os
+import re
+import sys
+import textwrap
+from dataclasses import dataclass, field
+
+from . import load_game
+from .game import Deal
+from .rng import Rng
+
+DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "playthroughs")
+REGENERATE = "python -m cardkit.playthrough --update"
+
+
+@dataclass(frozen=True)
+class Spec:
+    """One playthrough: the game, the options that differ from the defaults, the seed of the deal and of the
+    chooser, and where the game is cut (`rounds`: stop once that many rounds — hands, coups, deals — are over;
+    `decisions`: stop after that many decisions; neither: the whole game), with the reason for the cut."""
+    game: str
+    options: dict = field(default_factory=dict)
+    seed: int = 1
+    rounds: int | None = None
+    decisions: int | None = None
+    why: str = ""
+
+    @property
+    def name(self) -> str:
+        parts = [self.game] + [f"--{k}={v}" for k, v in self.options.items()]
+        return re.sub(r"[^A-Za-z0-9_.=+-]", "_", "".join(parts))
+
+    @property
+    def path(self) -> str:
+        return os.path.join(DIR, self.name + ".txt")
+
+
+_WHIST_CUT = "a game to 7 points is 5 to 16 hands (500 to 800 decisions): the first hand shows every rule of play"
+_SIEBEN_CUT = "a game to 12 is some 15 rounds (500 decisions): the first two rounds show the play and the scoring"
+
+_24_CUT = "a game is 3 to 6 rounds: the first two show the exchange, the play and the scoring"
+_ECARTE_CUT = "a game to 5 points is 4 or 5 deals: the first two show the exchange and the scoring"
+_FARO_CUT = "a deal of 25 turns is over a hundred decisions; the default playthrough plays one whole"
+_BAKKARAT_CUT = "a sitting is a round of banks: four coups show the reading"
+
+SPECS: list[Spec] = [
+    # Die Magische 7: one deal, the whole game
+    Spec("magische7"),
+    Spec("magische7", {"players": 4}),
+    Spec("magische7", {"joker_vs_spiegel": "joker"}),
+    Spec("magische7", {"kreuz_vs_spiegel": "kreuz"}),
+    Spec("magische7", {"spiegel_scoring": "zero"}),
+    Spec("magische7", {"joker_completes_seven": True}),
+    Spec("magische7", {"players": 4, "draw_4p": "all", "no_repeat": "consecutive"}, decisions=40,
+         why="the first 40 decisions show the four drawing and the pairs changing"),
+    # 24
+    Spec("vierundzwanzig", rounds=2, why=_24_CUT),
+    Spec("vierundzwanzig", {"players": 2}),
+    Spec("vierundzwanzig", {"players": 5}, rounds=1, why="five players' rounds are long: the first shows them"),
+    Spec("vierundzwanzig", {"trump_twos": True}, rounds=2, why=_24_CUT),
+    Spec("vierundzwanzig", {"sitting_out": True}, rounds=2, why=_24_CUT),
+    Spec("vierundzwanzig", {"own_trump_penalty": "always", "score_limits": True}, rounds=2, why=_24_CUT),
+    # Sieben
+    Spec("sieben", rounds=2, why=_SIEBEN_CUT),
+    Spec("sieben", {"match": "round"}),
+    Spec("sieben", {"players": 3, "match": "round"}),
+    Spec("sieben", {"players": 4, "match": "round", "who_continues": "side"}),
+    Spec("sieben", {"eights_wild": True, "continue_only_if_beaten": True, "match": "round"}),
+    Spec("sieben", {"target": 3, "round_points": "one", "four_of_a_kind": True}),
+    # Vingt-et-un
+    Spec("vingt_et_un", rounds=4, why="a sitting of 10 coups: the first four show the bank passing"),
+    Spec("vingt_et_un", {"coups": 3, "bank_rule": "free"}),
+    Spec("vingt_et_un", {"coups": 3, "next_bank": "natural", "natural": "double"}),
+    Spec("vingt_et_un", {"coups": 3, "ace": "one or eleven", "bank_second": "with"}),
+    # Faro
+    Spec("faro", {"deals": 1}),
+    Spec("faro", {"deals": 1, "players": 3, "winning_pile": "historical"}, decisions=50, why=_FARO_CUT),
+    Spec("faro", {"deals": 1, "doublets": "all", "stake_choice": "optional"}, decisions=50, why=_FARO_CUT),
+    Spec("faro", {"deals": 1, "late_stakes": True}, decisions=50, why=_FARO_CUT),
+    # Bakkarat
+    Spec("bakkarat"),
+    Spec("bakkarat", {"bak": "baccara", "three_card_ten": "ten"}, rounds=4, why=_BAKKARAT_CUT),
+    Spec("bakkarat", {"bank_draw": "five", "ties": "bank", "partners": False}, rounds=4, why=_BAKKARAT_CUT),
+    # Écarté
+    Spec("ecarte"),
+    Spec("ecarte", {"exchange": "propose"}),
+    Spec("ecarte", {"overtake": True, "king_in_hand": True}, rounds=2, why=_ECARTE_CUT),
+    Spec("ecarte", {"staking": "every deal", "short_talon": "fresh"}, rounds=2, why=_ECARTE_CUT),
+    # Whist
+    Spec("whist", rounds=1, why=_WHIST_CUT),
+    Spec("whist", {"ruleset": "long"}, rounds=1, why=_WHIST_CUT),
+    Spec("whist", {"mode": "table"}, rounds=1, why=_WHIST_CUT),
+    Spec("whist", {"first_six": "played", "first_dealer": "lowest"}, rounds=1, why=_WHIST_CUT),
+]
+
+
+# rendering ---------------------------------------------------------------------------------------------
+def _card(c) -> str:
+    return "##" if c is None else c.label
+
+
+def _cards(cards) -> str:
+    if cards and all(c is None for c in cards):
+        return f"## ×{len(cards)}"
+    return " ".join(_card(c) for c in cards)
+
+
+def _pile_line(p) -> str:
+    cards = ", ".join(f"{o}: {_card(c)}" if o else _card(c) for o, c in p.cards)
+    bits = [p.name + (f" ({', '.join(x for x in (p.kind, p.place) if x)})" if p.kind or p.place else "") + ":"]
+    if cards:
+        bits.append(cards)
+    if p.count is not None:
+        bits.append(f"[{p.count} cards]")
+    if p.note:
+        bits.append(f"— {p.note}")
+    if p.taker is not None:
+        bits.append(f"— taken by seat {p.taker}")
+    return "  " + " ".join(bits)
+
+
+def view_lines(view) -> list[str]:
+    """A view as text, every field the table shows: the facts, each seat (its hand, a hidden card as ##), each
+    pile, the status (or the result at the end)."""
+    out = [f"{k}: {v}" for k, v in view.facts]
+    out += [_seat_line(s) for s in view.seats]
+    out += [_pile_line(p) for p in view.piles]
+    out.append(("result: " + view.result) if view.terminal else ("status: " + view.status))
+    if view.hand_action:
+        out.append("a card of the hand: " + view.hand_action)
+    return out
+
+
+def _seat_line(s) -> str:
+    extra = " · ".join(x for x in (s.team, s.score, s.info) if x)
+    return f"{'>' if s.current else ' '} {s.name} [{_cards(s.hand)}]" + (f"  {extra}" if extra else "")
+
+
+def _hidden(mine, full) -> bool:
+    """`mine` is `full` with every card face down (the same number of cards)."""
+    return len(mine) == len(full) and all(c is None for c in mine) and any(c is not None for c in full)
+
+
+def _seen_by(view, teacher) -> list[str]:
+    """What a seat's view shows otherwise than the teacher's, in few words: the hands and piles it sees face
+    down, and each other line that differs (a line of its own view)."""
+    if len(view.seats) != len(teacher.seats):
+        mine, full = view_lines(view), view_lines(teacher)
+        return [x for x in mine if x not in full] + [f"(not shown: {x.strip()})" for x in full if x not in mine]
+    down, lines = [], []
+    for s, t in zip(view.seats, teacher.seats):
+        if s.hand == t.hand and _seat_line(s) == _seat_line(t):
+            continue
+        if _hidden(s.hand, t.hand) and (s.team, s.score, s.info, s.current) == (t.team, t.score, t.info, t.current):
+            down.append(f"{s.name}'s hand ({len(s.hand)})")
+        else:
+            lines.append(_seat_line(s))
+    full = {t.name: t for t in teacher.piles}
+    for p in view.piles:
+        t = full.pop(p.name, None)
+        mine = _pile_line(p)
+        if t is None:
+            lines.append(mine)
+            continue
+        if mine == _pile_line(t):
+            continue
+        cards = [c for _, c in p.cards]
+        if (p.note, p.taker) == (t.note, t.taker) and (
+                _hidden(cards, [c for _, c in t.cards])
+                or not p.cards and p.count == len(t.cards) and t.count in (None, len(t.cards))):
+            down.append(f"{p.name} ({len(t.cards)})")
+        else:
+            lines.append(mine)
+    if full:
+        lines.append("not shown: " + ", ".join(f"{t.name} ({len(t.cards) if t.cards else t.count or 0})"
+                                               for t in full.values()))
+    for k, (a, b) in enumerate(zip(_tail(view), _tail(teacher))):
+        if a != b:
+            lines.append(a)
+    if view.facts != teacher.facts:
+        lines = [f"{k}: {v}" for k, v in view.facts] + lines
+    return ([f"face down: {', '.join(down)}"] if down else []) + lines
+
+
+def _tail(view) -> list[str]:
+    return [("result: " + view.result) if view.terminal else ("status: " + view.status),
+            "a card of the hand: " + (view.hand_action or "-")]
+
+
+def _views(state, names) -> list[str]:
+    """The teacher's view in full, then for each seat what it sees otherwise: the cards face down to it and
+    each line of its own view that differs from the teacher's."""
+    teacher = state.view(None)
+    out = ["  view of the teacher (everything):"] + ["    " + x for x in view_lines(teacher)]
+    for p, name in enumerate(names):
+        other = _seen_by(state.view(p), teacher)
+        if not other:
+            out.append(f"  {name} sees: the same")
+        elif len(other) == 1 and len(other[0]) < 120:
+            out.append(f"  {name} sees: {other[0]}")
+        else:
+            out.append(f"  {name} sees:")
+            out += ["    " + x for x in other]
+    return out
+
+
+def _legal(actions) -> list[str]:
+    items = [a.text if a.label == a.text else f"{a.text} “{a.label}”" for a in actions]
+    return textwrap.wrap(" · ".join(items), 110, initial_indent="  legal: ", subsequent_indent="         ",
+                         break_on_hyphens=False, break_long_words=False)
+
+
+def _indent(text: str, first: str, rest: str) -> list[str]:
+    lines = text.split("\n") if text else [""]
+    return [first + lines[0]] + [rest + x for x in lines[1:]]
+
+
+# playing -----------------------------------------------------------------------------------------------
+def _narration(before, action, after, names) -> list[str]:
+    """The move as everyone hears it (`describe`), and what each seat is told besides (`narrate`)."""
+    public = before.describe(action, after)
+    out = _indent(public, "  narration: ", "             ")
+    for p, name in enumerate(names):
+        told = before.narrate(action, after, p)
+        if told != public:
+            out += _indent(told, f"  told to {name}: ", "    ")
+    return out
+
+
+def _deal_lines(pre, deals) -> list[str]:
+    """Deals the protocol made by itself, narrated from the position before each (`pre` is advanced)."""
+    out = []
+    for d in deals:
+        out.append("  chance: " + d.text)
+        out += _indent(pre.describe(d), "  narration: ", "             ")
+        pre.advance(d)
+    return out
+
+
+def _round(state) -> str:
+    return state.progress()[state.game.moment_level]
+
+
+def _options_text(game, given: dict) -> str:
+    return ", ".join(f"{o.name}={game.options[o.name]!r}" + ("" if o.name in given else " (default)")
+                     for o in game.option_specs)
+
+
+def playthrough(spec: Spec) -> str:
+    game = load_game(spec.game, **spec.options)
+    names = game.player_names()
+    out = [f"# Playthrough of {game.title} ({spec.game})" + (", " + ", ".join(f"{k}={v!r}" for k, v in
+                                                                          spec.options.items())
+                                                           if spec.options else ", the default options"),
+           f"# options in force: {_options_text(game, spec.options)}",
+           f"# seats: " + ", ".join(f"{p} {n}" for p, n in enumerate(names)),
+           f"# deal: new_state(seed={spec.seed}); chooser: Rng({spec.seed}), a uniform choice among the legal "
+           "actions sorted by their text",
+           "# cut: " + (f"after {spec.rounds} round(s) — {spec.why}" if spec.rounds else
+                        f"after {spec.decisions} decisions — {spec.why}" if spec.decisions else "none, the whole game"),
+           "# undo: the first move that ends a trick (a turn, a stage) and the first that ends a round (or the game) are "
+           "taken back once, then made again",
+           f"# generated by cardkit/playthrough.py; after a deliberate change of behaviour: {REGENERATE}",
+           ""]
+    state = game.new_state(seed=spec.seed)
+    pre = game.blank_state()
+    out += _deal_lines(pre, state.history)
+    rng = Rng(spec.seed)
+    rounds_over, undone, n = 0, set(), 0
+    while not state.is_terminal():
+        n += 1
+        cp = state.current_player
+        rnd, trick = state.progress()
+        where = " · ".join(x for x in (rnd, trick) if x)
+        out += ["", f"== decision {n}" + (f" · {where}" if where else "") + f" · {names[cp]} (seat {cp}) to move"]
+        out += _views(state, names)
+        legal = sorted(state.legal_actions(), key=lambda a: a.text)
+        out += _legal(legal)
+        action = legal[rng.below(len(legal))]
+        out.append(f"  chosen: {action.text}" + (f" “{action.label}”" if action.label != action.text else ""))
+        before = copy.deepcopy(state)
+        n0 = len(state.history)
+        state.apply(action)
+        ended = state.is_terminal() or _round(state) != _round(before)
+        # the first move that ends a trick (turn, stage) and the first that ends a round: taken back once each
+        kind = "round" if ended else "trick" if state.progress() != before.progress() else ""
+        if kind and kind not in undone:
+            undone.add(kind)
+            was = (before.snapshot(), _views(before, names), [a.text for a in before.legal_actions()])
+            first = state.snapshot()
+            state.undo()
+            now = (state.snapshot(), _views(state, names), [a.text for a in state.legal_actions()])
+            out.append("  undo: " + ("the state, every view and the legal actions are back as before the move"
+                                     if now == was else "NOT back as before the move:"))
+            if now != was:
+                out += [x for x in difflib.unified_diff(was[1], now[1], "before", "after undo", lineterm="")]
+                out += [] if now[0] == was[0] else ["  (the snapshots differ)"]
+            state.apply(action)
+            out.append(f"  made again: {action.text} — " + ("the same state as the first time" if state.snapshot() == first
+                                                             else "NOT the same state as the first time"))
+        dealt = state.history[n0 + 1:]
+        after = state
+        if dealt:
+            after = copy.deepcopy(before).advance(action)
+        out += _narration(before, action, after, names)
+        if ended and not state.is_terminal():
+            rounds_over += 1
+            out += _indent(after.round_result() or "(no result in words)", f"  — {_round(before)} is over: ", "    ")
+        if dealt:
+            out += _deal_lines(copy.deepcopy(after), dealt)
+        if spec.rounds and rounds_over >= spec.rounds or spec.decisions and n >= spec.decisions:
+            out += ["", f"== cut here, after {n} decisions and {rounds_over} round(s) over"]
+            break
+    out += ["", "== end" if state.is_terminal() else "== where the game stands at the cut"]
+    out += _views(state, names)
+    out.append(f"  scores: {state.scores()}")
+    if state.standing() != state.scores():
+        out.append(f"  standing: {state.standing()}")
+    if state.is_terminal():
+        out.append("  winners: " + (", ".join(names[p] for p in state.winners()) or "none"))
+    out += _indent(state.round_result(), "  last round: ", "    ") if state.round_result() else []
+    table = state.score_table()
+    out.append(f"  {table.caption or 'score table'}:")
+    out += ["    " + " | ".join(str(c) for c in row) for row in [table.headers, *table.rows]]
+    out.append(f"  decisions: {n}, history entries: {len(state.history)}")
+    return "\n".join(out) + "\n"
+
+
+# the command -------------------------------------------------------------------------------------------
+def diff(expected: str, actual: str, name: str, lines: int = 60) -> str:
+    """The first `lines` lines of a unified diff between a checked-in playthrough and a regenerated one."""
+    d = list(difflib.unified_diff(expected.splitlines(), actual.splitlines(), f"{name} (checked in)",
+                                  f"{name} (engine now)", lineterm="", n=2))
+    more = f"\n… {len(d) - lines} more diff lines" if len(d) > lines else ""
+    return "\n".join(d[:lines]) + more
+
+
+def update(specs=None) -> list[str]:
+    """Write every playthrough (or `specs`) and remove files of playthroughs no longer listed; the paths changed."""
+    specs = SPECS if specs is None else specs
+    os.makedirs(DIR, exist_ok=True)
+    changed = []
+    for spec in specs:
+        text = playthrough(spec)
+        old = open(spec.path, encoding="utf-8").read() if os.path.exists(spec.path) else None
+        if old != text:
+            with open(spec.path, "w", encoding="utf-8", newline="\n") as f:
+                f.write(text)
+            changed.append(spec.path)
+    if specs is SPECS:
+        keep = {s.name + ".txt" for s in SPECS}
+        for f in sorted(os.listdir(DIR)):
+            if f.endswith(".txt") and f not in keep:
+                os.unlink(os.path.join(DIR, f))
+                changed.append(os.path.join(DIR, f) + " (removed)")
+    return changed
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m cardkit.playthrough", description=__doc__.splitlines()[0])
+    ap.add_argument("game", nargs="?", help="print this game's playthroughs instead")
+    ap.add_argument("--update", action="store_true", help=f"write every file in {os.path.relpath(DIR)}")
+    args = ap.parse_args(argv)
+    if args.update:
+        changed = update()
+        for p in changed:
+            print(f"wrote {os.path.relpath(p)}", file=sys.stderr)
+        print(f"{len(changed)} of {len(SPECS)} playthroughs changed", file=sys.stderr)
+        return 0
+    specs = [s for s in SPECS if args.game in (None, s.game)]
+    if not specs:
+        print(f"no playthroughs of {args.game!r}; games: {', '.join(sorted({s.game for s in SPECS}))}",
+              file=sys.stderr)
+        return 2
+    for s in specs:
+        sys.stdout.write(playthrough(s))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
