@@ -188,9 +188,19 @@ a.ck-page-link,.ck-games a{color:#0d47a1}
   .ck-around{grid-template-columns:minmax(0,1fr) minmax(0,1fr);
     grid-template-areas:"top top" "left right" "center center" "bottom bottom" "status status"}
   .ck-table{padding:4px}
-  .ck-play .ck-card.widget-button{width:46px !important;min-width:46px;height:64px !important;font-size:17px}
-  .ck-play .widget-hbox:has(>.ck-card){gap:6px;padding:5px 3px}
-  .ck-around .ck-seat{padding:2px 5px;margin:2px 0}
+  /* the trick and the whole hand on one screen (390 x 844): seven cards a row (Whist's 13 in two), still far
+     above a target's 24 x 24 px (WCAG 2.5.8), the padding room for the focus ring; a seat's face-down backs
+     small at its top right, beside the name; the piles in the middle side by side, each note wrapping under
+     its own pile instead of widening it */
+  .ck-play .ck-card.widget-button{width:42px !important;min-width:42px;height:58px !important;font-size:16px;margin:0}
+  .ck-play .widget-hbox:has(>.ck-card){gap:6px;padding:8px}
+  .ck-around .ck-seat{padding:2px 5px;margin:2px 0;line-height:1.3;position:relative}
+  .ck-around .ck-seat:has(>span[aria-label])::before{content:"";float:right;width:3.6em;height:1.2em}
+  .ck-around .ck-seat>span[aria-label]{position:absolute;top:2px;right:5px}
+  .ck-around .ck-seat>span[aria-label]>svg{width:12px;height:auto;vertical-align:-4px}
+  .ck-center .ck-piles{gap:4px 12px;margin:2px 0;padding:4px 2px}
+  .ck-center .ck-piles:not(.ck-placed)>div{flex:1 1 auto}
+  .ck-center .ck-pile-note{contain:inline-size;line-height:1.3}
   .ck-play .ck-card.ck-face-down::after,.ck-play .ck-card.ck-face-up::after{font-size:9px;margin-top:2px}
   /* the landing page's ranking: one card per rule instead of seven narrow columns */
   table.ck-impact-rank,.ck-impact-rank tbody,.ck-impact-rank tr,.ck-impact-rank td,.ck-impact-rank tbody th{
