@@ -42,7 +42,11 @@ def view_text(view) -> str:
 
 
 def cmd_play(args) -> int:
-    game = cardkit.load_game(args.game, **_option_args(args.option))
+    """A game in the terminal: the same session as the play table of the pages (`cardkit.table.Table`), told
+    as the seat played sees it."""
+    from .table import Refused, Table
+    options = _option_args(args.option)
+    game = cardkit.load_game(args.game, **options)
     human = args.seat
     names = game.player_names()
     if not 0 <= human < game.num_players:
@@ -51,17 +55,24 @@ def cmd_play(args) -> int:
     factories = game_bots(game)
     if args.bot not in factories:
         raise CardkitError(f"no bot {args.bot!r}; bots: {', '.join(factories)}")
-    bots = {p: factories[args.bot](seed=p) for p in range(game.num_players) if p != human}
-    state = game.new_state(seed=args.seed)
-    print(f"{game.title} — you are {game.player_names()[human]}. Type a card or action; "
+    # a seat that never chooses (Faro's bank) watches the computer play the game
+    people = [human] if human in game.deciders() else []
+    table = Table(game.name, people=people, bot=args.bot, seed=args.seed, human=human, **options)
+    print(f"{game.title} — you are {names[human]}. Type a card or action; "
           "'?' lists legal actions, 'undo', 'quit'.")
-    while not state.is_terminal():
-        p = state.current_player
-        if p != human:
-            a = bots[p].choose(state)
-            print("  " + state.describe(a))
-            state.apply(a)
-            continue
+
+    def tell() -> None:
+        """What happened since the last move: each round that ended with its result, then the rest."""
+        for m in table.moments():
+            for _, line in m["since"]:
+                print("  " + line)
+            print(f"  — {m['ended']} is over." + (f" {m['result']}" if m["result"] else ""))
+        for line in table.since():
+            print("  " + line)
+        table.my_notes.fresh()
+    tell()
+    while not table.state.is_terminal():
+        state = table.state
         print(view_text(state.view(human)))
         try:
             text = input("your move> ").strip()
@@ -78,23 +89,18 @@ def cmd_play(args) -> int:
             continue
         if text == "undo":
             try:
-                while True:
-                    state.undo()
-                    if state.current_player == human:
-                        break
                 # the unseen cards are dealt anew: a take-back never shows what is hidden
-                state = state.resample(human)
-                print("  taken back; the cards you have not seen were shuffled again")
-            except CardkitError as e:
-                print(e)
+                print("  " + table.undo())
+            except Refused as e:
+                print(f"  {e}")
             continue
         try:
-            a = state.parse_action(text)
-            print("  " + state.describe(a))
-            state.apply(a)
+            table.play(text)
         except IllegalActionError as e:
             print(f"  ✗ {e.why} (rule {e.rule})")
-    print(view_text(state.view(None)))
+            continue
+        tell()
+    print(view_text(table.state.view(None)))
     return 0
 
 

@@ -196,16 +196,17 @@ class Record:
 
     def narration(self, **override) -> list[str]:
         """One line per step: the record's own narration where it holds (`narration_for`), else the game's."""
+        from .events import step
         own = self.narration_for(**override)[0]
         lines, state = [], self.load_game(**override).blank_state()
         for i, text in enumerate(self.actions):
             try:
-                action = state.parse_action(text)
-                before = copy.deepcopy(state)
-                state.apply(action)
+                told = own.get(str(i)) or step(state, text)[0].text()
+                if own.get(str(i)):
+                    state.apply(text)
             except CardkitError as e:
                 raise RecordError(f"action {text[:40]!r} failed: {e}", step=i) from None
-            lines.append(own.get(str(i)) or before.describe(action, state))
+            lines.append(told)
         return lines
 
     @property

@@ -239,7 +239,7 @@ def test_the_review_asks_the_expert_from_the_humans_seat_at_each_decision(monkey
     finish(table, seed=5)
     history = table.state.history
     table.review(playouts=20)
-    decisions = table._decisions(table.state)
+    decisions = table.session.decisions(table.state)
     assert len(got) == len(decisions) > 0
     for k, sample in zip(decisions, got):
         assert sample.current_player == 0 and len(sample.history) == k

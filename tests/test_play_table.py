@@ -406,8 +406,7 @@ def _round_ends(game, history, start: int) -> list[str]:
 
 
 def _apply(s, a):
-    from widgets.play import _advance
-    _advance(s, a)
+    s.advance(a)
 
 
 @pytest.mark.parametrize("game,opts", CONFIGS)
@@ -710,16 +709,16 @@ def test_a_kept_game_of_friends_comes_back_covered(tmp_path, monkeypatch):
 def test_while_the_computer_thinks_between_two_people_the_table_stays_covered(monkeypatch):
     """A bot that thinks for a while (the expert) has the table shown while it thinks; between two people's
     turns that is the covered table — the one who just played may already have passed the screen on."""
-    monkeypatch.setattr("widgets.play.THINKERS", {"rule-based"})      # the quick bots, shown as thinkers
+    monkeypatch.setattr("cardkit.table.THINKERS", {"rule-based"})      # the quick bots, shown as thinkers
     table = widgets.PlayTable("sieben", players=3, seed=2, people=[0, 1])
     shown = []
-    real = table._step
+    real = table.session._step
 
     def step(action):
         if table.state.current_player not in table.people:
             shown.append((table._table.value, len(table._hand.children), table._log.value, table._msg.value))
-        real(action)
-    table._step = step
+        return real(action)
+    table.session._step = step
     bot = RandomBot(1)
     for _ in range(12):
         if table.covered:

@@ -1,33 +1,28 @@
-"""Play a game against bots, alone or with friends at one screen. Game-agnostic: it sees only cardkit's
-protocol and the view of the seat in front of the screen.
+"""Play a game against bots, alone or with friends at one screen: the view of a `cardkit.table.Table`, the game
+in progress as a pure-Python session (seats, the computer's turns, what each person has been told, Undo and
+its fairness, the expert behind the Hint and the review, the hot seat's cover, the record). This module shows
+it and takes the clicks; `cardkit play` drives the same session in a terminal. Game-agnostic: it sees only
+cardkit's protocol, the session and the view of the seat in front of the screen.
 
 Hidden information never enters a synced widget field: the page only receives HTML of
 ``state.view(human)`` (``human``: the seat in front of the screen), the narration of the game as that seat
-followed it (``narrate``) and the labels of its own cards; every click is checked in the kernel against the
-legal actions (a visitor's script can fire any callback). Undo re-deals the cards the human has not seen
+followed it and the labels of its own cards; every click is checked in the kernel against the legal actions
+(a visitor's script can fire any callback). Undo re-deals the cards the human has not seen
 (``State.resample``). The expert behind the Hint and "Review my game" is asked from the human's seat only:
-it gets a state resampled for the human, never the table's own state, and deals the unseen cards anew for
-every sample.
+it gets a state resampled for the human, never the table's own state.
 
 Several seats may be people at one screen (``people``). Between two people's turns the table is covered:
 nothing of any hand, no log and no line that depends on a hidden card, only whose turn it is and a button
 "I am …, show my cards"; then the table is that seat's, with the log and "what happened" narrated as it
-followed the game. With several people Undo takes back only the choices of the seat in front of the screen
-while it is still its turn and nothing has followed them (no move of the computer or of another person, no
-deal, no card shown, no trick or round finished), exactly, dealing nothing anew: a re-deal of the cards one
-person has not seen would change another's hand, or, keeping the other people's hands, let the taker learn
-them by what never comes up; and a move the turn has passed on from may have shown something hidden by whom
-it passed to.
+followed the game. Undo's rules with several people: `cardkit.table`.
 """
 from __future__ import annotations
 
 import base64
-import copy
 import json
 import os
 import re
 import time
-from collections import Counter
 from html import escape
 from pathlib import Path
 
@@ -35,10 +30,12 @@ import ipywidgets as w
 from ipywidgets.widgets.widget_description import DescriptionStyle
 
 import cardkit
-from cardkit import CardkitError, Deal, IllegalActionError, Rng
-from cardkit.bots import THINK_MS_BROWSER, THINK_MS_SERVER, ExpertBot, bots_for, default_playouts, evidence_playouts
+from cardkit import CardkitError, IllegalActionError
+from cardkit.bots import bots_for
 from cardkit.documents import STATIC_SITE
 from cardkit.rules import link_rule_ids, scroll_x
+from cardkit.table import (REVIEW_SECONDS, Refused, Table, and_words, check_people, no_difference,
+                           within_noise)
 from cardkit.view import plural
 
 from . import browser_store
@@ -103,19 +100,11 @@ def record_link(state, filename: str) -> str:
             "cards nobody saw)</small>")
 
 
+# words for a screen reader alone (read out through the page's live region, not shown)
+SR_ONLY = "position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap"
 # the bots a table offers, in plain words (a game's own bot with another name shows its name)
 BOT_WORDS = {"random": "random (any legal move)", "careful": "careful (plays it safe)",
              "rule-based": "rule-based (plays by the book)", "expert": "expert (thinks ahead)"}
-THINKERS = {"expert"}           # bots that think for a while: the table says so while they do
-NO_DIFFERENCE = 0.05            # an expected gain below this (in points or units) is no real difference
-NO_DIFFERENCE_WIN = 0.005       # ... or in the chance of winning, where the expert plays to win (half a win in 100)
-# the expert at the table (a seat, the Hint) thinks at most this long a move, but never less than the playouts
-# behind the evidence in docs/bots.md (`evidence_playouts`); in the static site Python runs in the visitor's browser,
-# 2-3 times slower, and has longer (`cardkit.bots.THINK_MS_BROWSER`; `cardkit bench` measures both)
-THINK_MS = THINK_MS_BROWSER if STATIC_SITE else THINK_MS_SERVER
-REVIEW_SECONDS = 20             # "Review my game": about this long in all (the expert's time shared out)
-REVIEW_MIN_MS, REVIEW_MAX_MS = 40, 300   # ... but no less and no more than this per decision
-TAKE_BACK_PROBES = 6            # with several people: worlds dealt anew that must agree before a take-back
 
 
 UNDO_ONE = ("take back your last move and the bots' replies; the cards you have not seen are shuffled again, so "
@@ -132,20 +121,6 @@ SEATS_NOTE = (
     "while it is still your turn and nothing has followed them — a stake, a card to throw away; once the turn "
     "has passed, or a card was drawn or shown, a move stands, as at a real table. Alone, Undo deals the cards "
     "you have not seen anew; with friends that would change their cards, or tell you what they hold.</div>")
-
-
-def _within_noise(a, b) -> bool:
-    """Whether two estimates' difference is within the expert's margin of error (95 %)."""
-    import math
-    if not (math.isfinite(a.low) and math.isfinite(b.low)):
-        return True
-    ha, hb = (a.high - a.low) / 2, (b.high - b.low) / 2
-    return abs(a.mean - b.mean) <= math.sqrt(ha * ha + hb * hb)
-
-
-def _no_difference(gap: float, estimate) -> bool:
-    """Whether an expected gain is too small to call a difference, in the estimate's unit."""
-    return gap < (NO_DIFFERENCE_WIN if estimate.unit == "win" else NO_DIFFERENCE)
 
 
 def _named(action) -> str:
@@ -211,51 +186,7 @@ def faces_caption(faces) -> str:
     return f" <small class='ck-faces-note'>({text[0].upper()}{text[1:]}.)</small>"
 
 
-class _Notes:
-    """What one person at the table has been told, each item with the history index of the move it came
-    from (a take-back cuts there): the log as he followed the game (`narrate` for his seat), and since his
-    last move the lines of what happened, the tricks completed and the ends of rounds not yet looked at."""
-
-    __slots__ = ("log", "since", "recent", "moments")
-
-    def __init__(self):
-        self.log: list[tuple] = []         # (index, round, trick, line)
-        self.since: list[tuple] = []       # (index, line)
-        self.recent: list[tuple] = []      # (index, title, Pile)
-        self.moments: list[dict] = []      # {"index", "ended", "coming", "result", "html", "since", "recent"}
-
-    def fresh(self) -> None:
-        """His move: what happened before it has been seen."""
-        self.since, self.recent, self.moments = [], [], []
-
-    def cut(self, k: int) -> None:
-        """Forget what came from the history's entries from `k` on (taken back); what an end of a round taken
-        back had gathered goes back to "since"."""
-        gone = [m for m in self.moments if m["index"] >= k]
-        if gone:
-            self.since = [x for m in gone for x in m["since"]] + self.since
-            self.recent = [x for m in gone for x in m["recent"]] + self.recent
-            self.moments = [m for m in self.moments if m["index"] < k]
-        self.since = [x for x in self.since if x[0] < k]
-        self.recent = [x for x in self.recent if x[0] < k]
-        self.log = [e for e in self.log if e[0] < k]
-
-
 PERSON, COMPUTER = "a person at this screen", "the computer"
-
-
-def _check_people(game, people) -> None:
-    """The seats people may play at one screen: one or more of the game's seats that choose (`Game.deciders`)."""
-    seats = game.deciders()
-    if not people or any(isinstance(p, bool) or not isinstance(p, int) or p not in seats for p in people):
-        names = game.player_names()
-        raise CardkitError("people: the seats played at this screen, one or more of "
-                           + ", ".join(f"{p} ({names[p]})" for p in seats) + f", not {people!r}")
-
-
-def _and(names) -> str:
-    names = list(names)
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 class PlayTable(w.VBox):
@@ -272,37 +203,26 @@ class PlayTable(w.VBox):
 
     With several people, `human` is the seat in front of the screen: between two people's turns the table
     is covered (`covered`) until the next one says he is ready (`ready`), and each person is told the game
-    as he followed it (`_Notes`). Options… sets who plays each seat.
+    as he followed it (`cardkit.table.Notes`). Options… sets who plays each seat.
 
     Few widget models are made (each costs the page load time): the card and action buttons are pools
     reused from move to move and share their layout and styles; the option dropdowns and the
     confirmation buttons are built when first needed."""
 
     def __init__(self, game: str, human: int = 0, bot: str = "rule-based", seed: int | None = None,
-                 show_options: bool = True, keep: bool = True, people=None, **options):
-        self.game_name, self._seed = game, seed
+                 show_options: bool = True, keep: bool = True, people=None, resume=None, **options):
+        self.game_name = game
         self._kept = keep         # on the site, keep the game for the visitor (`_keep`)
-        # Undo re-deals the cards the human has not seen from this RNG (seeded with the table's seed, so a
-        # seeded table behaves the same every time; unseeded, from OS randomness)
-        self._undo_rng = Rng(seed) if seed is not None else None
         cls = cardkit.game_class(game)
         self._fixed = options
-        self._bots = list(bots_for(cls(**options)))
-        if bot not in self._bots:
-            raise CardkitError(f"no bot {bot!r} for {cls.title}; bots: {', '.join(self._bots)}")
-        self._bot_name = bot
         people = [human] if people is None else list(people)
-        _check_people(cls(**options), people)
-        self._seat_choice = set(people)        # who plays each seat from the next game on (Options…)
-        self.people = tuple(sorted(self._seat_choice))
-        self.human = human if human in self.people else self.people[0]
-        self.covered = False                   # several people: the table hides every hand until `ready`
-        self._notes: dict = {}
-        self._turns: list[tuple] = []          # (history index, seat): each decision of a person
+        # the game in progress, in pure Python (cardkit.table): this widget is its view. A table resumed from a
+        # kept game (`resume`) is dealt nothing first: its state comes with `load`
+        self.session = Table(game, people=people, bot=bot, seed=seed, human=human, deal=False, **options)
+        self._bots = self.session.bot_names
+        self._bot_name = bot
         self._seat_box = self._ready_button = None     # built when needed
-        # the expert behind the Hint and the review: its samples are dealt from this seed (a seeded table
-        # gives the same hints every time; unseeded, from OS randomness)
-        self._expert_seed = seed if seed is not None else int.from_bytes(os.urandom(6), "big")
+        self._waiting = False                    # the computer is playing: the table was shown before its moves
         self._review_box = None                  # "Review my game": built when a game ends
         self._controls: dict = {}
         self._settings = self._confirm = None      # the options panel and the question box: built when needed
@@ -364,45 +284,92 @@ class PlayTable(w.VBox):
         self._happened = HTML()
         super().__init__([self._bar, self._table, self._hand, self._actions, self._happened, self._msg, self._log])
         self.add_class("ck-play")
-        self.new_game()
+        if resume is None:
+            self.new_game()
+        else:
+            self.load(resume)
 
-    # the seat in front of the screen ------------------------------------------------------------------
+    # the session's state, as the view reads it --------------------------------------------------------
+    @property
+    def state(self):
+        return self.session.state
+
+    @state.setter
+    def state(self, value) -> None:
+        self.session.state = value
+
+    @property
+    def game(self):
+        return self.session.game
+
+    @property
+    def people(self) -> tuple:
+        return self.session.people
+
+    @property
+    def human(self) -> int:
+        """The seat in front of the screen."""
+        return self.session.human
+
+    @human.setter
+    def human(self, seat: int) -> None:
+        self.session.human = seat
+
+    @property
+    def covered(self) -> bool:
+        """Several people: the table hides every hand until `ready`."""
+        return self.session.covered
+
+    @covered.setter
+    def covered(self, value: bool) -> None:
+        self.session.covered = value
+
+    @property
+    def bots(self) -> dict:
+        return self.session.bots
+
+    @property
+    def _turns(self) -> list:
+        return self.session.turns
+
+    @property
+    def _notes(self) -> dict:
+        return self.session.notes
+
     @property
     def several(self) -> bool:
         """Several people at this screen: the table is covered between their turns."""
-        return len(self.people) > 1
+        return self.session.several
 
     @property
     def _entries(self) -> list:
-        """The log as the seat in front of the screen followed it: (history index, round, trick, line)."""
-        return self._notes[self.human].log
+        """The log as the seat in front of the screen followed it, as far as he has looked: (history index,
+        round, trick, line)."""
+        return self.session.log()
 
     @property
     def _since(self) -> list[str]:
         """What happened since the seat in front of the screen last moved, a line each."""
-        return [line for _, line in self._notes[self.human].since]
+        return self.session.since()
 
     @property
     def _recent(self) -> list:
         """The tricks completed since then: (title, Pile)."""
-        return [(title, pile) for _, title, pile in self._notes[self.human].recent]
+        return self.session.recent()
 
     @property
     def _moments(self) -> list[dict]:
-        """The ends of rounds since then, not yet looked at (the list itself: `next_round` takes from it)."""
-        return self._notes[self.human].moments
+        """The ends of rounds since then, not yet looked at."""
+        return self.session.moments()
 
     def _name(self, seat: int) -> str:
-        return self.game.player_names()[seat]
+        return self.session.name(seat)
 
     def ready(self) -> None:
         """"I am …, show my cards": the person whose turn it is takes the screen; the table is his."""
         if not self.covered:
             return
-        s = self.state
-        if s.current_player in self.people:
-            self.human = s.current_player
-        self.covered = False
+        self.session.ready()
         self._msg.value = ""
         self._refresh()
         self._focus()
@@ -467,7 +434,7 @@ class PlayTable(w.VBox):
             for seat, d in zip(seats, self._seat_controls):
                 d.description = names[seat]
                 d.tooltip = f"who plays {names[seat]}: a person at this screen, or the computer"
-                d.value = seat in self._seat_choice
+                d.value = seat in self.session.seat_choice
         finally:
             self._reverting = False
         self._seat_box.children = self._seat_controls[:len(seats)]
@@ -475,7 +442,7 @@ class PlayTable(w.VBox):
     def _seat_changed(self, seat: int, change) -> None:
         if self._reverting:
             return
-        choice = set(self._seat_choice) | {seat} if change["new"] else set(self._seat_choice) - {seat}
+        choice = set(self.session.seat_choice) | {seat} if change["new"] else set(self.session.seat_choice) - {seat}
         if not choice:
             self._reverting = True
             try:
@@ -484,7 +451,7 @@ class PlayTable(w.VBox):
                 self._reverting = False
             self._note("Someone has to play: at least one seat is a person at this screen.")
             return
-        self._seat_choice = choice
+        self.session.seat_choice = choice
         if not self.in_progress():
             self.new_game()
         else:
@@ -500,15 +467,8 @@ class PlayTable(w.VBox):
             self._note("The new opponents take their seats at the next game: press New game.")
 
     def in_progress(self) -> bool:
-        """A game is under way that a new deal would throw away: a person has made a move, and it is not
-        over."""
-        s = self.state
-        return not s.is_terminal() and bool(self._turns) and len(s.history) > self._turns[0][0]
-
-    @property
-    def _checkpoints(self) -> list[int]:
-        """The history indices where a person had a decision (the last may be the decision now)."""
-        return [k for k, _ in self._turns]
+        """A game is under way that a new deal would throw away (`Table.in_progress`)."""
+        return self.session.in_progress()
 
     def _ask(self, question: str, yes: str, on_yes, on_no=None) -> None:
         """Show a question with two buttons (built once, reused)."""
@@ -563,156 +523,56 @@ class PlayTable(w.VBox):
         self._ask(f"Deal a new game with {change['new']} players? The game under way will be lost.",
                   f"Yes, {change['new']} players", self.new_game, keep)
 
-    # game flow --------------------------------------------------------------------------------------
+    # game flow: the session moves, the view shows --------------------------------------------------
     def new_game(self, seed: int | None = None) -> None:
         opts = {**self._fixed, **{k: c.value for k, c in self._controls.items() if k != "players"}}
         if self._players is not None:
             opts["players"] = self._players.value
+        self._close_question()
+        self._waiting = False
         try:
-            game = cardkit.load_game(self.game_name, **opts)
+            self.session.new_game(options=opts, seed=seed, bot=self._bot_name, on_wait=self._wait)
         except CardkitError as e:
             self._show_error(str(e))
             return
-        self.game = game
-        self._close_question()
-        seed = seed if seed is not None else self._seed
-        self.state = self.game.new_state(seed=seed)
-        self._seed = None  # the given seed is for the first game only
-        n = self.game.num_players
-        deciders = self.game.deciders()
-        self.people = tuple(sorted(p for p in self._seat_choice if p in deciders)) or (deciders[0],)
-        self._seat_choice = set(self.people)
-        self.human = self.human if self.human in self.people else self.people[0]
-        factories = bots_for(self.game)
-        # the expert within the table's time: its own budget of playouts, or THINK_MS, whichever ends first, but
-        # never fewer playouts than its strength was measured at
-        budget = ({"playouts": default_playouts(self.game.name), "ms": THINK_MS,
-                   "min_playouts": evidence_playouts(self.game)} if self._bot_name == "expert" else {})
-        self.bots = {p: factories[self._bot_name](seed=1000 + p, **budget) for p in range(n) if p not in self.people}
-        self._turns = []
-        self._notes = {p: _Notes() for p in self.people}
-        self.covered = False
-        blank = self.game.blank_state()
-        for i, a in enumerate(self.state.history):   # the deal, narrated from the state before it
-            r, t = blank.progress()
-            self._record(i, r, t, blank.describe(a))
-            _advance(blank, a)
         self._msg.value = ""
         if self._players is not None:
             for notes in self._notes.values():
-                notes.since.insert(0, (-1, f"A new game with {n} players."))
+                notes.since.insert(0, (-1, f"A new game with {self.game.num_players} players."))
         self._build_seats()
         self._undo.tooltip = UNDO_SEVERAL if self.several else UNDO_ONE
-        self._run_bots()
-        # several people: whoever plays first says so before the table shows his cards
-        self.covered = self.several and not self.state.is_terminal()
         self._refresh()
         self._focus()
 
     def load(self, state) -> None:
         """Continue from `state` (a state of this table's game, e.g. a record's final state): its history is
-        narrated anew as if played here (the log, what happened since each person's last move), and Undo
-        can go back to the human's decisions in it. With several people the table is covered: whoever is to
-        play says so first."""
-        if not isinstance(state, cardkit.State) or state.game.name != self.game_name:
-            raise CardkitError(f"a {self.game_name} state is needed here")
-        if max(self.people) >= state.game.num_players:
-            raise CardkitError(f"a game of {self.game_name} for the seats {list(self.people)} is needed here")
-        self.game = state.game
-        self.state = replay = state.game.blank_state()
-        self._notes = {p: _Notes() for p in self.people}
-        self._turns = []
-        for a in state.history:
-            if replay.current_player in self.people:
-                self._turns.append((len(replay.history), replay.current_player))
-                self._notes[replay.current_player].fresh()
-            self._step(a)
-        self.state = state
-        if state.current_player in self.people:
-            self._turns.append((len(state.history), state.current_player))
-        self.covered = self.several and not state.is_terminal()
+        narrated anew as if played here (`Table.load`). With several people the table is covered: whoever is
+        to play says so first."""
+        self.session.load(state)
         self._undo.tooltip = UNDO_SEVERAL if self.several else UNDO_ONE
         self._close_question()
         self._msg.value = ""
         self._refresh()
 
-    def _record(self, index: int, rnd: str, trick: str, lines) -> None:
-        """Log a move's narration for each person: `lines` is one text for all or {seat: text}."""
-        for p, notes in self._notes.items():
-            text = lines if isinstance(lines, str) else lines[p]
-            for part in text.split("\n"):      # a move that sets off more (the bank's play, a settlement)
-                notes.log.append((index, rnd, trick, part))   # is narrated a line each
-                notes.since.append((index, part))
+    def _wait(self, thinker: str | None) -> None:
+        """Before the computer moves: the page shows the table as it stands, the hand's buttons off (the kernel
+        sends each change at once, so the visitor sees the move just made at once, however long the computer's
+        turns take — a bank that weighs its odds, or in the browser, where Python runs slower); before a bot
+        that thinks for a while (the expert), who is thinking. With several people the covered table (the next
+        person may already be in front of the screen). When a move ended a round, what the page shows is that
+        round's end (`_refresh`), not the next round the computer begins."""
+        if not self._waiting:
+            self._refresh(thinking=True)
+            self._waiting = True
+        if thinker is not None:
+            self._msg.value = f"<div class='ck-note ck-thinking'>{escape(thinker)} is thinking…</div>"
 
-    def _state_at(self, k: int):
-        """The state after the first k history entries (replayed)."""
-        s = self.game.blank_state()
-        for a in self.state.history[:k]:
-            _advance(s, a)
-        return s
-
-    def _last_trick(self, state, seat: int):
-        return next((p for p in state.view(seat).piles if p.kind == "last-trick"), None)
-
-    def _narrations(self, before, action, after):
-        """The narration of a move for each person at the table (one text where the game tells every player
-        the same)."""
-        if action.__class__ is Deal:     # a deal is narrated from the position before it alone, as the deals
-            return before.describe(action)      # the protocol makes by itself
-        if type(before).narrate is cardkit.State.narrate:
-            return before.narrate(action, after, self.people[0])
-        return {p: before.narrate(action, after, p) for p in self.people}
-
-    def _step(self, action) -> None:
-        """Apply one action (legal), narrate it and anything that followed by itself (a new deal), and
-        remember a trick it completed — for each person at the table, as he follows the game.
-
-        The move is narrated as a record's narration is (`Record.narration`): from a copy of the position
-        before it, with the position after it (`describe(action, after)`), so the log may name what the
-        move showed to everyone, such as a card drawn face up. The game's narration names only what every
-        player sees and what the person it is told to saw himself: a card drawn face down stays unnamed for
-        the others."""
-        s = self.state
-        rnd, trick = s.progress()
-        n0 = len(s.history)
-        before = copy.deepcopy(s)
-        last_before = {p: self._last_trick(s, p) for p in self.people}
-        s.apply(action)
-        dealt = len(s.history) > n0 + 1          # the protocol dealt a new round by itself
-        after = s
-        if dealt:                                # the position between the move and the deal (a copy's
-            after = copy.deepcopy(before)        # actions are its own objects: the move found by its text)
-            _advance(after, after.parse_action(action.text))
-        self._record(n0, rnd, trick, self._narrations(before, action, after))
-        for p, notes in self._notes.items():
-            last = self._last_trick(after, p)
-            if last is not None and last != last_before[p]:
-                notes.recent.append((n0, f"{trick} — {rnd}" if rnd and trick else trick or last.name, last))
-        level = self.game.moment_level
-        ended, now = (rnd, trick)[level], s.progress()[level]
-        if ended and now != ended and not s.is_terminal():     # a round (hand, coup) is over: its own moment
-            self._moment(ended, now, after, n0)
-        if dealt:
-            pre = after
-            for k in range(n0 + 1, len(s.history)):
-                r, t = pre.progress()
-                self._record(k, r, t, pre.describe(s.history[k]))
-                _advance(pre, s.history[k])
-
-    def _moment(self, ended: str, coming: str, state, index: int) -> None:
-        """Keep the end of a round as a moment of its own, for each person: the table as the round left it
-        (`state`, seen from his seat), its result in words (`round_result`), what happened in it since his last
-        move; what follows (the next deal, the bots' moves) is told after it. `index`: the move that ended it."""
-        result = state.round_result()
-        box = (f"<div class='ck-moment ck-live'><div class='ck-moment-title'>{escape(ended)} is over</div>"
-               + (f"<p>{escape(result)}</p>" if result else "") + "</div>")
-        for p, notes in self._notes.items():
-            recent = [(title, pile) for _, title, pile in notes.recent]
-            notes.moments.append({"index": index, "ended": ended, "coming": coming, "result": result,
-                                  # the table as the round left it, its result right above the button that goes on
-                                  "html": table_html(state.view(p), bottom=p, recent=recent) + box,
-                                  "since": notes.since, "recent": notes.recent})
-            notes.since, notes.recent = [], []
+    def _moment_html(self, m: dict) -> str:
+        """The end of a round as the person in front of the screen sees it: the table as the round left it, its
+        result right above the button that goes on."""
+        box = (f"<div class='ck-moment ck-live'><div class='ck-moment-title'>{escape(m['ended'])} is over</div>"
+               + (f"<p>{escape(m['result'])}</p>" if m["result"] else "") + "</div>")
+        return table_html(m["state"].view(m["seat"]), bottom=m["seat"], recent=m["recent_piles"]) + box
 
     def _focus(self) -> None:
         """Bring the keyboard focus back to where the player acts next: the button that uncovers the table
@@ -734,162 +594,42 @@ class PlayTable(w.VBox):
         """Go on from the moment at the end of a round: to the next moment, or to the game as it stands."""
         if self.covered:
             return
-        if self._moments:
-            self._moments.pop(0)
+        self.session.next_round()
         self._msg.value = ""
         self._refresh()
         self._focus()
 
-    def _run_bots(self) -> None:
-        """The bots move until it is a person's turn. Before the first bot moves, the page shows the table
-        as it stands, the hand's buttons off: the kernel sends each change at once, so the visitor sees the
-        move just made at once, however long the computer's turns take (a bank that weighs its odds, or in
-        the browser, where Python runs slower). Before a bot that thinks for a while (the expert) decides,
-        the page also says who is thinking. With several people, only then (the covered table: the next person
-        may already be in front of the screen). When the move ended a round, what the page shows is that round's
-        end (`_refresh`), not the next round the computer begins."""
-        s = self.state
-        shown = said = False
-        while not s.is_terminal() and s.current_player not in self.people:
-            bot = self.bots[s.current_player]
-            thinks = bot.name in THINKERS and len(s.legal_actions()) > 1
-            if not shown and (thinks or not self.several):
-                self._refresh(thinking=True)
-                shown = True
-            if thinks:
-                name = self.game.player_names()[s.current_player]
-                self._msg.value = (f"<div class='ck-note ck-thinking'>{escape(name)} is thinking…"
-                                   "</div>")
-                said = True
-            self._step(bot.choose(s))
-        if said:
-            self._msg.value = ""
-        if s.current_player in self.people:
-            self._turns.append((len(s.history), s.current_player))
-
     def play(self, action) -> bool:
-        """Apply the action (object or text) of the seat in front of the screen. Returns False (and shows the
-        rule) if illegal. With several people, the table is covered after it unless that seat plays on."""
-        s = self.state
-        if self.covered:
-            self._show_error(f"The cards are hidden: {self._name(s.current_player)} first presses "
-                             f"“I am {self._name(s.current_player)}, show my cards”."
-                             if s.current_player in self.people else "The cards are hidden.")
-            return False
-        if s.current_player != self.human:
-            self._show_error("It is not your turn." if not s.is_terminal() else
-                             "The game is over: press New game to play again.")
-            return False
+        """Apply the action (object or text) of the seat in front of the screen, then the computer's moves.
+        Returns False (and shows the rule, or why not) if it may not be made. With several people, the table
+        is covered after it unless that seat plays on."""
+        self._waiting = False
         try:
-            a = s.parse_action(action)
+            self.session.play(action, on_wait=self._wait)
         except IllegalActionError as e:
             self._show_error(f"✗ {e.why} (rule {e.rule})")
             self._refresh()
             return False
-        self._notes[self.human].fresh()
+        except Refused as e:
+            self._show_error(str(e))
+            return False
         self._close_question()
-        self._step(a)
         self._msg.value = ""
-        self._run_bots()
-        self.covered = self.several and not s.is_terminal() and s.current_player != self.human
         self._refresh()
         self._focus()
         return True
 
-    def _why_no_take_back(self, k: int) -> str:
-        """With several people: why the moves since the human's decision at history index `k` may not be taken
-        back, in plain words ("" if they may). A take-back deals nothing anew (that would change another
-        person's cards, or, keeping them, let the taker learn them by what never comes up), so it is fair only
-        where the moves taken back showed nothing of a hidden card: the human's own choices while it is still
-        his turn — no move of the computer or of another person since, no deal, no card shown to him, no trick
-        or round finished (whether a trick ends, or whom the turn passes to, may depend on a hidden hand), and
-        in a few worlds dealt anew for him the same moves show him the same table."""
-        s = self.state
-        me = self.human
-        rule = ("with several people at the table, Undo takes back only your own choices while it is still your "
-                "turn and nothing has followed them.")
-        if s.is_terminal():
-            return "The game is over: with several people at the table, its moves are not taken back."
-        if self.covered or s.current_player != me:
-            return f"The turn has passed, so your move stands: {rule}"
-        decided = dict(self._turns)
-        for j in range(k, len(s.history)):
-            who = decided.get(j)
-            if who == me:
-                continue
-            if who is not None:
-                return f"{self._name(who)} has played since your move, so it stands: {rule}"
-            if s.history[j].__class__ is Deal:
-                return f"Cards were dealt since your move, so it stands: {rule}"
-            return (f"{self._name(self._state_at(j).current_player)} has answered your move, so it stands: {rule} "
-                    "(To take back an answer, the cards you have not seen would be dealt anew, and with them your "
-                    "friends' cards.)")
-        then = self._state_at(k)
-        if then.progress() != s.progress():
-            return f"Your move finished {then.progress()[1] or then.progress()[0] or 'a round'}, so it stands: {rule}"
-
-        def shown(state):
-            return Counter(c.text for c in state.view(me).cards_visible())
-        if shown(s) - shown(then):
-            return f"Your move showed you a card, so it stands: {rule}"
-        # the same moves in worlds dealt anew for him must show him the same table (nothing hidden decided what
-        # he saw): a few such worlds, from the table's own random numbers
-        moves = [a.text for a in s.history[k:]]
-        seen = []
-        probe = copy.deepcopy(then)
-        for text in moves:
-            probe.apply(text)
-            seen.append(probe.view(me))
-        if self._undo_rng is None:
-            self._undo_rng = Rng(int.from_bytes(os.urandom(8), "big"))
-        def agrees(world) -> bool:
-            try:
-                for text, view in zip(moves, seen):
-                    world.apply(text)
-                    if world.view(me) != view:
-                        return False
-            except CardkitError:
-                return False
-            return True
-        if not all(agrees(then.resample(me, self._undo_rng)) for _ in range(TAKE_BACK_PROBES)):
-            return f"What your move showed you depends on cards you have not seen, so it stands: {rule}"
-        return ""
-
     def undo(self) -> None:
-        """Back to the previous decision of the seat in front of the screen. Alone at the table: with the cards
-        the human has not seen dealt anew, so the same move need not meet the same answer. With several
-        people: only the human's own choices while it is still his turn and nothing has followed them
-        (`_why_no_take_back`), exactly as they were, nothing dealt anew."""
-        s = self.state
-        mine = [k for k, p in self._turns if p == self.human and k < len(s.history)]
-        if not mine:
-            self._show_error("Nothing to undo.")
+        """Back to the previous decision of the seat in front of the screen (`Table.undo`: alone, with the
+        cards the human has not seen dealt anew; with several people only his own choices while nothing has
+        followed them)."""
+        try:
+            said = self.session.undo()
+        except Refused as e:
+            self._show_error(str(e))
             return
-        k = mine[-1]
-        if self.several:
-            why = self._why_no_take_back(k)
-            if why:
-                self._show_error(why)
-                return
-        while len(s.history) > k:
-            s.undo()
-        self._turns = [(j, p) for j, p in self._turns if j <= k]
-        for notes in self._notes.values():
-            notes.cut(k)
-        self.covered = False
-        self._notes[self.human].fresh()
-        self._notes[self.human].since.append((-1, "Your move was taken back."))
         self._close_question()
-        if self.several:
-            self._note("Taken back. Nothing had followed your move, so nothing was dealt anew.")
-        else:
-            # a take-back keeps the position the human knew and nothing more: the same move again need not
-            # meet the same answer or draw the same card
-            if self._undo_rng is None:
-                self._undo_rng = Rng(int.from_bytes(os.urandom(8), "big"))
-            self.state = s.resample(self.human, self._undo_rng)
-            self._note("Taken back. The cards you have not seen were shuffled again, so the next play may go "
-                       "differently.")
+        self._note(said)
         self._refresh()
         self._focus()
 
@@ -925,7 +665,7 @@ class PlayTable(w.VBox):
             if estimates:
                 gap = worse.get(a.text, 0.0)
                 says = (" <small>(the expert's choice)</small>" if a.text == estimates[0].text else
-                        " <small>(about as good, for the expert)</small>" if _no_difference(gap, estimates[0]) else
+                        " <small>(about as good, for the expert)</small>" if no_difference(gap, estimates[0]) else
                         f" <small>(the expert expects {self._gain(gap, estimates[0].unit, less=True)})</small>")
             items.append(f"<li><b>{escape(a.label)}</b>{says}: {does}</li>")
         hand = s.view(self.human).seats[self.human].hand
@@ -953,42 +693,14 @@ class PlayTable(w.VBox):
 
     def expert_estimates(self, state, playouts: int | None = None, ms: float | None = None,
                          seat: int | None = None, explain: bool = False) -> list:
-        """The expert's estimates for the decision in `state` of the human (or `seat`), asked from that seat
-        only: from a state resampled for it (never the state itself, which holds the real hidden cards),
-        seeded by the table and the position. Best first, as `ExpertBot.analyse` gives them; with `explain`,
-        each with what its playouts did (`Estimate.facts`: the Hint's "why")."""
-        seed = (self._expert_seed * 1_000_003 + len(state.history)) & 0xFFFFFFFFFFFF
-        sample = state.resample(self.human if seat is None else seat, Rng(seed))
-        floor = None
-        if playouts is None and ms is None:
-            playouts, ms, floor = default_playouts(state.game.name), THINK_MS, evidence_playouts(state.game)
-        expert = ExpertBot(seed=seed, playouts=playouts, ms=ms, min_playouts=floor, explain=explain)
-        return expert.analyse(sample)
+        """The expert's estimates for a decision, asked from the human's seat only (`Table.expert_estimates`)."""
+        return self.session.expert_estimates(state, playouts, ms, seat, explain)
 
     def _gain(self, x: float, unit: str = "points", less: bool = False) -> str:
-        """An expected gain (or with `less`, loss) in words, in the unit the expert weighs a move by: the
-        lead of the human's side over the other side(s) — its points (money) minus theirs, so a trick that
-        goes to you instead of your opponent counts twice — "about 8.6 points more in your lead over your
-        opponent"; or where it plays to win (`unit` "win") "about 5 more wins in 100 games"."""
-        x = abs(x)
-        if unit == "win":
-            n = max(1, round(100 * x))
-            return f"about {n} {'fewer' if less else 'more'} {'win' if n == 1 else 'wins'} in 100 games"
-        score = self.state.view(self.human).seats[self.human].score
-        u = "unit" if "unit" in score else "point"
-        amount = f"{x:.1f} {u}" if f"{x:.1f}" == "1.0" else f"{x:.1f} {u}s"
-        return f"{amount} less in {self._lead_words()}" if less else f"about {amount} more in {self._lead_words()}"
+        return self.session.gain_words(x, unit, less)
 
     def _lead_words(self) -> str:
-        """Whose lead over whom the expert weighs: "your lead over your opponent", "your side's lead over the
-        other side", "your lead over the others (on average)"."""
-        sides = self.game.sides()
-        mine = next(s for s in sides if self.human in s)
-        others = [s for s in sides if s is not mine]
-        whose = "your side's lead" if len(mine) > 1 else "your lead"
-        if len(others) == 1:
-            return f"{whose} over {'the other side' if len(others[0]) > 1 else 'your opponent'}"
-        return f"{whose} over the others (on average)"
+        return self.session.lead_words()
 
     def _unit_note(self, unit: str) -> str:
         """A line saying what the figures count (the points that decide the game are counted both ways)."""
@@ -1006,9 +718,9 @@ class PlayTable(w.VBox):
         a, b = by_text.get(best.text, best.action), by_text.get(second.text, second.action)
         gap = best.mean - second.mean
         other = _named(b)
-        if _no_difference(gap, best):
+        if no_difference(gap, best):
             expect = f"It sees no real difference between it and {other}."
-        elif _within_noise(best, second):
+        elif within_noise(best, second):
             expect = (f"It sees little between it and {other}: {self._gain(gap, best.unit)}, which "
                       "is within its margin of error.")
         else:
@@ -1031,51 +743,7 @@ class PlayTable(w.VBox):
         return f"with {_named(action)}" if card else f"choosing {_named(action)}"
 
     def _outcome(self, s, estimate) -> str:
-        """What an action did in the expert's playouts, in the game's terms, as a clause (plain text): who
-        took the trick it is played to and how often, how the human's lead over the others moved by the end
-        of the round (hand, coup, deal) or game the expert plays out to, and where the game counts exact
-        odds for that choice ("… if you draw"), those. Only figures over the expert's own deals of the cards
-        the human has not seen, and the odds the Odds panel shows: it names no card."""
-        f = estimate.facts
-        mine = next(x for x in self.game.sides() if self.human in x)
-        whom, es = ("you", "") if len(mine) == 1 else ("your side", "s")
-        n = f["samples"]
-        parts = []
-        word = f["round"].split()[0].lower() if f["round"].split() else ""
-        until = "the game" if f["horizon"] == "game" or not word else f"this {word}"
-        if estimate.unit == "win":              # it plays to win: its shares of the win first
-            won = round(estimate.mean * n)
-            parts.append(f"{whom} win{es} {until} in {won} of the expert's {plural(n, 'deal')}"
-                         if 0 < won < n else f"{whom} win{es} {until} in {'none' if won == 0 else 'every one'} "
-                                             f"of the expert's {plural(n, 'deal')}")
-        if f["trick"]:
-            took, known = f["trick"]
-            if took == known:
-                parts.append(f"{whom} take{es} this trick in every one of the expert's {plural(known, 'deal')}")
-            elif took == 0:
-                parts.append(f"{whom} lose{es} this trick in every one of the expert's {plural(known, 'deal')}")
-            else:
-                parts.append(f"{whom} take{es} this trick in {took} of the expert's {known} deals")
-        score = self.state.view(self.human).seats[self.human].score
-        u = "unit" if "unit" in score else "point"
-        x = f["lead"]
-        lead = self._lead_words()
-        if abs(x) < 0.05:
-            moves = f"{lead} stays about as it is by the end of {until}"
-        else:
-            amount = f"{abs(x):.1f} {u}" + ("" if f"{abs(x):.1f}" == "1.0" else "s")
-            moves = f"{lead} {'grows' if x > 0 else 'shrinks'} by about {amount} by the end of {until}"
-        if not f["trick"]:
-            moves += (f" (it grows in {f['ahead']} and shrinks in {f['behind']} of the expert's "
-                      f"{plural(n, 'deal')})")
-        parts.append(moves)
-        text = ", and ".join(parts)
-        a = estimate.action
-        odds = [o for o in s.advice(self.human) if o.kind == "chance" and
-                re.search(rf"\bif you {re.escape(a.text)}\b", o.label, re.IGNORECASE)]
-        if odds:
-            text += "; the exact odds: " + ", ".join(f"{o.label[0].lower()}{o.label[1:]}, {o.text()}" for o in odds)
-        return text
+        return self.session.outcome_words(s, estimate)
 
     def toggle_odds(self) -> None:
         """Show or hide the Odds panel: the game's exact odds for the human's decision, kept up to date
@@ -1171,13 +839,7 @@ class PlayTable(w.VBox):
 
     def outcome(self) -> str:
         """'won', 'lost' or 'draw' for the human once the game is over ('' before)."""
-        s = self.state
-        if not s.is_terminal():
-            return ""
-        winners = s.winners()
-        if len(winners) == s.game.num_players:
-            return "draw"
-        return "won" if self.human in winners else "lost"
+        return self.session.outcome()
 
     def _refresh(self, thinking: bool = False) -> None:
         """Show the state; `thinking`: while a bot thinks, with the hand's buttons off. While the end of a
@@ -1190,7 +852,7 @@ class PlayTable(w.VBox):
         if self._moments and not self.state.is_terminal():
             m = self._moments[0]
             announce = happened_html([line for _, line in m["since"]])
-            self._table.value = self._links(m["html"])
+            self._table.value = self._links(self._moment_html(m))
             self._happened.value = self._links(announce)
             self._hand.children = []
             more = len(self._moments) - 1
@@ -1221,8 +883,7 @@ class PlayTable(w.VBox):
             caption += faces_caption(faces)
         last = ""
         if s.is_terminal():                      # the game is over: the last rounds' results lead the table
-            results = [m["result"] for m in self._moments if m["result"]] + [s.round_result()]
-            results = [r for r in dict.fromkeys(results) if r]
+            results = self.session.last_results()
             if results:
                 last = ("<div class='ck-moment ck-live'><div class='ck-moment-title'>The last result"
                         f"{'s' if len(results) > 1 else ''}</div>" + "".join(f"<p>{escape(r)}</p>" for r in results)
@@ -1249,8 +910,7 @@ class PlayTable(w.VBox):
 
     def _own_moves(self) -> bool:
         """Whether the seat in front of the screen has made a move in this game (Undo has something to try)."""
-        n = len(self.state.history)
-        return any(k < n and p == self.human for k, p in self._turns)
+        return self.session.own_moves()
 
     def _show_cover(self, thinking: bool = False) -> None:
         """The covered table between two people's turns: whose turn it is, the people and the computer's
@@ -1260,8 +920,8 @@ class PlayTable(w.VBox):
         s = self.state
         names = self.game.player_names()
         computer = [names[p] for p in range(len(names)) if p not in self.people]
-        who = (f"At this screen: {_and(names[p] for p in self.people)}"
-               + (f"; the computer plays {_and(computer)}." if computer else ".")
+        who = (f"At this screen: {and_words(names[p] for p in self.people)}"
+               + (f"; the computer plays {and_words(computer)}." if computer else ".")
                + (" Options… sets who plays each seat." if self._opt is not None else ""))
         if thinking or s.current_player not in self.people:
             title, text = "The cards are hidden", "The computer is playing; then the screen names who plays next."
@@ -1289,7 +949,7 @@ class PlayTable(w.VBox):
         self._action_texts = [""] * len(self._action_pool)
         self._happened.value = ""
         self._log.value = ""
-        self._undo.disabled = True         # the turn has passed: the move stands (`_why_no_take_back`)
+        self._undo.disabled = True         # the turn has passed: the move stands (`Table.why_no_take_back`)
         self._hint.disabled = True
         self._show_review_button()
         if not thinking:
@@ -1303,8 +963,7 @@ class PlayTable(w.VBox):
         f = _kept_file(self.game_name)
         if f is None or not self._kept:
             return
-        data = {"saved": time.time(), "human": self.human, "people": list(self.people), "bot": self._bot_name,
-                "record": self.state.to_record().dumps()}
+        data = self.session.kept()
         try:
             tmp = f.with_name(f.name + ".tmp")
             tmp.write_text(json.dumps(data), encoding="utf-8")
@@ -1359,25 +1018,12 @@ class PlayTable(w.VBox):
                             self._review_out]
             self.children = [*self.children, box]
 
-    def _decisions(self, state) -> list[int]:
-        """The history indices where the human had a choice (more than one legal action)."""
-        replay, out = state.game.blank_state(), []
-        for k, a in enumerate(state.history):
-            if replay.current_player == self.human and len(replay.legal_actions()) > 1:
-                out.append(k)
-            _advance(replay, a)
-        return out
-
     def review(self, playouts: int | None = None, seconds: float = REVIEW_SECONDS, seat: int | None = None) -> list[dict]:
-        """Review the finished game: at each of the human's decisions the expert is asked, from the human's
-        seat only (as in the Hint: the cards the human had not seen then are dealt anew), what it would
-        have played; the moves where it differs are listed with what it expected to gain, and a replay
-        from the human's view steps to each (the positions as the human saw them, never the bots' hidden
-        cards). Progress shows while it runs. The budget: `playouts` per decision, or (by default) about
-        `seconds` in all shared among the decisions. Returns the differing moves. With several people,
-        `seat`: whose game (the game is over: the table turns to that seat, and the review speaks to him)."""
-        s = self.state
-        if not s.is_terminal():
+        """Review the finished game (`Table.review`: the expert asked at each of the human's decisions, from his
+        seat only); progress shows while it runs. The moves where it differs are listed with what it expected
+        to gain, and a replay from the human's view steps to each (the positions as the human saw them, never
+        the bots' hidden cards). Returns the differing moves. With several people, `seat`: whose game."""
+        if not self.state.is_terminal():
             self._note("The review comes when the game is over.")
             return []
         if seat is not None and seat in self.people and seat != self.human:
@@ -1386,39 +1032,12 @@ class PlayTable(w.VBox):
         self._show_review_button()
         for b in self._review_buttons:
             b.disabled = True
-        history = s.history
-        decisions = self._decisions(s)
-        n = len(decisions)
-        end = time.monotonic() + seconds
-        # the replay deals as the game was dealt, and deals nothing after it: a resample from it deals the
-        # rounds to come anew, as in the live game
-        replay = self.game.new_state(deal=[a for a in history if a.__class__ is Deal])
-        found, agreed, done = [], 0, 0
-        for k, a in enumerate(history):
-            if len(replay.history) > k:           # a deal the replay made by itself
-                continue
-            if done < n and decisions[done] == k:
-                self._review_out.value = (
-                    f"<div class='ck-note'>The expert is reviewing your decisions: {done + 1} of "
-                    f"{n}… <progress max='{n}' value='{done}'></progress></div>")
-                if playouts is None:            # the time left, shared among the decisions left
-                    ms = (end - time.monotonic()) * 1000 / (n - done)
-                    budget = {"playouts": default_playouts(replay.game.name),
-                              "ms": max(REVIEW_MIN_MS, min(REVIEW_MAX_MS, ms))}
-                else:
-                    budget = {"playouts": playouts}
-                est = self.expert_estimates(replay, **budget)
-                done += 1
-                mine = next((e for e in est if e.text == a.text), None)
-                if mine is None or _no_difference(est[0].mean - mine.mean, est[0]):   # its choice, or as good
-                    agreed += 1
-                else:
-                    rnd, trick = replay.progress()
-                    theirs = next((x for x in replay.legal_actions() if x.text == est[0].text), est[0].action)
-                    found.append({"step": k, "where": " · ".join(x for x in (rnd, trick) if x),
-                                  "played": a, "expert": theirs, "gain": est[0].mean - mine.mean, "unit": est[0].unit,
-                                  "close": _within_noise(est[0], mine)})
-            replay.apply(a)
+
+        def progress(done: int, n: int) -> None:
+            self._review_out.value = (
+                f"<div class='ck-note'>The expert is reviewing your decisions: {done + 1} of "
+                f"{n}… <progress max='{n}' value='{done}'></progress></div>")
+        found, agreed, n = self.session.review(playouts, seconds, progress=progress)
         self._review_found = found
         self._show_review(found, agreed, n)
         return found
@@ -1450,7 +1069,14 @@ class PlayTable(w.VBox):
                 body += (f"<details><summary>{plural(len(close), 'close call')}: it would have played "
                          f"differently, but the difference is within its margin of error</summary>"
                          f"<ol>{''.join(item(f) for f in close)}</ol></details>")
-        self._review_out.value = self._links(f"<div class='ck-review'>{body}</div>")
+        # read out (the page's live region): the review is ready, and what it found in one sentence
+        said = (f"The review is ready: the expert looked at your {plural(n, 'decision')} and "
+                + ("found none, as you had no choice to make." if not n else
+                   "agrees with every one." if not found else
+                   f"agrees with {agreed}; it would have played differently at "
+                   f"{plural(len(found), 'move')}" + (f", {len(close)} of them close calls." if close else ".")))
+        self._review_out.value = self._links(f"<div class='ck-review'><span class='ck-live' style='{SR_ONLY}'>"
+                                             f"{escape(said)}</span>{body}</div>")
         children = [self._review_out]
         if found:
             record = self.state.to_record(title="Your game, as you saw it", description=(
@@ -1554,13 +1180,6 @@ def later(seconds: float, fn) -> None:
     loop.call_later(seconds, fn)
 
 
-def _advance(state, action) -> None:
-    """One history entry applied to a replayed copy (no check, no automatic deal: the entry was legal)."""
-    state._deal(action) if action.__class__ is Deal else state._apply(action)
-    state.history.append(action)
-    state._legal_cache = None
-
-
 def _log_html(entries) -> str:
     """Log entries (history index, round, trick, line) as HTML: a heading per round, a numbered list per
     trick."""
@@ -1596,13 +1215,13 @@ class Play(w.VBox):
     arguments are `PlayTable`'s, checked at once (a bad game or option fails where the page is built)."""
 
     def __init__(self, game: str, **table_args):
-        table_keys = ("human", "bot", "seed", "show_options", "keep", "people")
+        table_keys = ("human", "bot", "seed", "show_options", "keep", "people", "resume")
         cls = cardkit.game_class(game)
         game_ = cls(**{k: v for k, v in table_args.items() if k not in table_keys})   # the options, checked now
         if "bot" in table_args and table_args["bot"] not in bots_for(game_):
             raise CardkitError(f"no bot {table_args['bot']!r} for {cls.title}; bots: {', '.join(bots_for(game_))}")
         if table_args.get("people") is not None:
-            _check_people(game_, table_args["people"])
+            check_people(game_, table_args["people"])
         self.game_name, self._args, self.table = game, table_args, None
         start = Button(description="Deal the cards ▸", button_style="primary",
                        tooltip=f"deal a game of {cls.title} and play it against the computer")
@@ -1678,9 +1297,8 @@ class Play(w.VBox):
         args.update(record.options)
         args["human"], args["bot"] = kept.get("human", 0), kept.get("bot", args.get("bot", "rule-based"))
         args["people"] = kept.get("people") or [args["human"]]
-        args["keep"] = False              # (the table's own first deal must not replace the kept game)
-        self.table = PlayTable(self.game_name, **args)
-        self.table.load(state)
+        args["keep"] = False              # (the kept game is kept again once the table shows it)
+        self.table = PlayTable(self.game_name, resume=state, **args)   # (nothing dealt first: the kept game)
         self.table._kept = self._args.get("keep", True)
         self.table._keep()
         self.children = [self.table, *self._practice]

@@ -8,6 +8,7 @@ import ipywidgets as w
 
 import cardkit
 from cardkit import CardkitError, Record
+from cardkit.events import step
 
 from .render import Box, Button, HTML, shared, view_html, with_notice
 
@@ -29,15 +30,16 @@ def replay_states(record: Record, *, own_narration: bool = True, every_step: boo
         try:
             action = state.parse_action(text)
             line = own.get(str(i)) or ("" if every_step else state.describe(action))
-            state.apply(action)
+            if line:
+                state.apply(action)
+            else:
+                # a move narrated as the play table's log and `Record.narration` narrate it (`cardkit.events`):
+                # from the position before it and the one after it (so a card the move turned face up may be named)
+                line = step(state, action)[0].text()
         except CardkitError as e:
             error = stop_words(record, i, e)
             break
         if every_step:
-            # with a copy of every step at hand, a move is narrated as the play table's log and
-            # `Record.narration` narrate it: from the position before it and the one after it (so a card
-            # the move turned face up may be named)
-            line = line or states[-1].describe(action, state)
             states.append(copy.deepcopy(state))
         lines.append(line)
     return states, lines, error
