@@ -358,16 +358,19 @@ def static_times(site_dir, pages=None, repeats: int = 3, clicks: int = 8) -> dic
     send them) and the whole site. `site_dir`: a built site (`cardkit build-static`)."""
     from pathlib import Path
     from playwright.sync_api import sync_playwright
+    from .bench_pyodide import bare_page_time, ratios_to_bare
     from .site import launch_chromium, serving_static
     med = lambda xs: sorted(xs)[len(xs) // 2] if xs else None  # noqa: E731
     site_dir = Path(site_dir)
     pages = pages or ["index"] + list(cardkit.GAMES) + ["sources"]
     out: dict = {p: {"read": [], "python": [], "play": [], "clicks": []} for p in pages}
     first_files: set = set()
+    bare: list = []          # a bare Pyodide page's seconds, once a round: the tables' baseline
     with serving_static(site_dir) as base, sync_playwright() as pw:
         browser = launch_chromium(pw)
         try:
             for r in range(repeats):
+                bare.append(bare_page_time(browser, base, site_dir))
                 for name in pages:
                     ctx = browser.new_context(service_workers="block", viewport={"width": 1280, "height": 900})
                     page = ctx.new_page()
@@ -400,8 +403,8 @@ def static_times(site_dir, pages=None, repeats: int = 3, clicks: int = 8) -> dic
              "site": sum(f.stat().st_size for f in files), "site_gzip": sum(_gzip_size(f) for f in files),
              "first_page": pages[0]}
     return {"pages": {p: {"read": med(v["read"]), "python": med(v["python"]), "play": med(v["play"]),
-                          "click": med(v["clicks"])}
-                      for p, v in out.items()}, "sizes": sizes}
+                          "click": med(v["clicks"]), "play_ratio": ratios_to_bare(v["play"], bare)}
+                      for p, v in out.items()}, "sizes": sizes, "bare": med(bare)}
 
 
 # The expert's moves in the browser: a page of the built site loads Pyodide with the kit alone and times the
@@ -550,13 +553,14 @@ def report_static(site_dir=None, out=print) -> dict:
     out(f"Static site (cardkit build-static, Python in the browser; a cold visit, median of 3 rounds; targets: "
         f"text on the screen ≤ {TARGET_STATIC_READ_S:g} s, a game's table playable ≤ {TARGET_STATIC_PLAY_S:g} s, "
         f"a click answered ≤ {TARGET_STATIC_CLICK_S * 1000:.0f} ms median; Python: until every widget of the page "
-        f"works)")
-    out(f"{'page':<22} {'text':>8} {'':>6} {'Python':>8} {'table':>8} {'':>6} {'click':>8}")
+        f"works; × bare: the table's time over a bare Pyodide page's in the same round, median; the bare page "
+        f"{r['bare']:.2f} s)")
+    out(f"{'page':<22} {'text':>8} {'':>6} {'Python':>8} {'table':>8} {'':>6} {'× bare':>7} {'click':>8}")
     for name, p in r["pages"].items():
         line = (f"{name + '.html':<22} {p['read']:>6.2f} s {ok(p['read'] <= TARGET_STATIC_READ_S):>6} "
                 f"{p['python']:>6.2f} s")
         if p["play"] is not None:
-            line += f" {p['play']:>6.2f} s {ok(p['play'] <= TARGET_STATIC_PLAY_S):>6}"
+            line += f" {p['play']:>6.2f} s {ok(p['play'] <= TARGET_STATIC_PLAY_S):>6} {p['play_ratio']:>6.2f}×"
         if p["click"] is not None:
             line += f" {p['click'] * 1000:>5.0f} ms {ok(p['click'] <= TARGET_STATIC_CLICK_S)}"
         out(line)
@@ -638,6 +642,12 @@ def run(seconds: float = 2.0, pages: bool = True, out=print, load: bool = True, 
         ph = ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in sorted(r["phases"].items()))
         ok = "ok" if r["max"] <= TARGET_COLD_ODDS_SECONDS else "MISSED"
         out(f"{r['game']:<15} {o:<44} slowest {r['max'] * 1000:6.0f} ms  {ok}   ({ph})")
+    if static:   # the same in Pyodide, and the expert there (cardkit/bench_pyodide.py)
+        try:
+            from . import bench_pyodide
+            results["pyodide"] = bench_pyodide.report(out)
+        except Exception as e:  # no Node.js, or npm could not fetch Pyodide
+            out(f"Pyodide: not measured ({type(e).__name__}: {e})")
     if pages:
         try:
             times = page_times()
