@@ -63,33 +63,38 @@ _FARO_CUT = "a deal of 25 turns is over a hundred decisions; the default playthr
 _BAKKARAT_CUT = "a sitting is a round of banks: four coups show the reading"
 
 SPECS: list[Spec] = [
+    # Where options given switch a rule's reading, the seed is the first for which each of them changes the game (the
+    # header of each file says from which decision); the options of size and length (SIZE) are not compared.
     # Die Magische 7: one deal, the whole game
     Spec("magische7"),
     Spec("magische7", {"players": 4}),
     Spec("magische7", {"joker_vs_spiegel": "joker"}),
-    Spec("magische7", {"kreuz_vs_spiegel": "kreuz"}),
+    Spec("magische7", {"kreuz_vs_spiegel": "kreuz"}, seed=9),
     Spec("magische7", {"spiegel_scoring": "zero"}),
-    Spec("magische7", {"joker_completes_seven": True}),
+    Spec("magische7", {"joker_completes_seven": True, "joker_tops_up": "point"}, seed=53),
     Spec("magische7", {"players": 4, "draw_4p": "all", "no_repeat": "consecutive"}, decisions=40,
          why="the first 40 decisions show the four drawing and the pairs changing"),
     # 24
     Spec("vierundzwanzig", rounds=2, why=_24_CUT),
     Spec("vierundzwanzig", {"players": 2}),
     Spec("vierundzwanzig", {"players": 5}, rounds=1, why="five players' rounds are long: the first shows them"),
-    Spec("vierundzwanzig", {"trump_twos": True}, rounds=2, why=_24_CUT),
+    Spec("vierundzwanzig", {"trump_twos": True, "own_trump_penalty": "always"}, seed=7, rounds=2, why=_24_CUT),
+    Spec("vierundzwanzig", {"own_trump_penalty": "never"}, seed=8, rounds=2, why=_24_CUT),
     Spec("vierundzwanzig", {"sitting_out": True}, rounds=2, why=_24_CUT),
-    Spec("vierundzwanzig", {"own_trump_penalty": "always", "score_limits": True}, rounds=2, why=_24_CUT),
+    Spec("vierundzwanzig", {"score_limits": True}, rounds=2, why=_24_CUT),
     # Sieben
     Spec("sieben", rounds=2, why=_SIEBEN_CUT),
-    Spec("sieben", {"match": "round"}),
-    Spec("sieben", {"players": 3, "match": "round"}),
+    Spec("sieben", {"target": 3, "round_points": "one"}, seed=3),
+    Spec("sieben", {"match": "round", "four_of_a_kind": True}, seed=304),
+    Spec("sieben", {"players": 3, "match": "round", "three_player_round": "fifty", "three_player_removed": "8+8"},
+         seed=5),
     Spec("sieben", {"players": 4, "match": "round", "who_continues": "side"}),
     Spec("sieben", {"eights_wild": True, "continue_only_if_beaten": True, "match": "round"}),
-    Spec("sieben", {"target": 3, "round_points": "one", "four_of_a_kind": True}),
+    Spec("sieben", {"draw_order": "leader", "score_difference": True, "difference_target": 100}),
     # Vingt-et-un
     Spec("vingt_et_un", rounds=4, why="a sitting of 10 coups: the first four show the bank passing"),
     Spec("vingt_et_un", {"coups": 3, "bank_rule": "free"}),
-    Spec("vingt_et_un", {"coups": 3, "next_bank": "natural", "natural": "double"}),
+    Spec("vingt_et_un", {"coups": 3, "next_bank": "natural", "natural": "double"}, seed=14),
     Spec("vingt_et_un", {"coups": 3, "ace": "one or eleven", "bank_second": "with"}),
     # Faro
     Spec("faro", {"deals": 1}),
@@ -98,17 +103,17 @@ SPECS: list[Spec] = [
     Spec("faro", {"deals": 1, "late_stakes": True}, decisions=50, why=_FARO_CUT),
     # Bakkarat
     Spec("bakkarat"),
-    Spec("bakkarat", {"bak": "baccara", "three_card_ten": "ten"}, rounds=4, why=_BAKKARAT_CUT),
-    Spec("bakkarat", {"bank_draw": "five", "ties": "bank", "partners": False}, rounds=4, why=_BAKKARAT_CUT),
+    Spec("bakkarat", {"bak": "baccara", "three_card_ten": "ten"}, seed=3, rounds=4, why=_BAKKARAT_CUT),
+    Spec("bakkarat", {"bank_draw": "five", "ties": "bank", "partners": False}, seed=4, rounds=4, why=_BAKKARAT_CUT),
     # Écarté
     Spec("ecarte"),
     Spec("ecarte", {"exchange": "propose"}),
-    Spec("ecarte", {"overtake": True, "king_in_hand": True}, rounds=2, why=_ECARTE_CUT),
+    Spec("ecarte", {"overtake": True, "king_in_hand": True}, seed=7, rounds=2, why=_ECARTE_CUT),
     Spec("ecarte", {"staking": "every deal", "short_talon": "fresh"}, rounds=2, why=_ECARTE_CUT),
     # Whist
     Spec("whist", rounds=1, why=_WHIST_CUT),
     Spec("whist", {"ruleset": "long"}, rounds=1, why=_WHIST_CUT),
-    Spec("whist", {"mode": "table"}, rounds=1, why=_WHIST_CUT),
+    Spec("whist", {"mode": "table", "calling": "opponents"}, rounds=1, why=_WHIST_CUT),
     Spec("whist", {"first_six": "played", "first_dealer": "lowest"}, rounds=1, why=_WHIST_CUT),
 ]
 
@@ -265,6 +270,63 @@ def _options_text(game, given: dict) -> str:
                      for o in game.option_specs)
 
 
+def _told_deals(pre, deals) -> list[str]:
+    out = []
+    for d in deals:
+        out.append(f"{d.text} | {pre.describe(d)}")
+        pre.advance(d)
+    return out
+
+
+def story(spec: Spec) -> list[str]:
+    """The game of `spec` in short, without the views: per decision the move and its narration, and each round's
+    result (to find where a reading first changes the game)."""
+    state = load_game(spec.game, **spec.options).new_state(seed=spec.seed)
+    rng, out, rounds_over = Rng(spec.seed), [], 0
+    deals = _told_deals(state.game.blank_state(), state.history)
+    while not state.is_terminal():
+        legal = sorted(state.legal_actions(), key=lambda a: a.text)
+        action = legal[rng.below(len(legal))]
+        before = copy.deepcopy(state)
+        n0 = len(state.history)
+        state.apply(action)
+        after = copy.deepcopy(before).advance(action) if len(state.history) > n0 + 1 else state
+        ended = state.is_terminal() or _round(state) != _round(before)
+        out.append(f"{action.text} | {before.describe(action, after)}" + (f" | {after.round_result()}" if ended else ""))
+        if len(state.history) > n0 + 1:
+            out[-1] += "".join(" | " + x for x in _told_deals(copy.deepcopy(after), state.history[n0 + 1:]))
+        rounds_over += ended and not state.is_terminal()
+        if spec.rounds and rounds_over >= spec.rounds or spec.decisions and len(out) >= spec.decisions:
+            break
+    return deals + out + [repr(state.scores())]
+
+
+# options that set the table's size or the game's length rather than a rule's reading: not compared
+SIZE = {"players", "coups", "deals", "match", "target", "difference_target"}
+
+
+def _matters(spec: Spec, game) -> list[str]:
+    """For each option given (but SIZE): the first decision where the game differs from the same seed under that
+    option's default (the other options as given), or that it does not differ in this playthrough."""
+    if not set(spec.options) - SIZE:
+        return []
+    mine, out = story(spec), []
+    start = len(load_game(spec.game, **spec.options).new_state(seed=spec.seed).history)
+    for name, value in spec.options.items():
+        if name in SIZE:
+            continue
+        default = game.option(name).default
+        other = story(Spec(spec.game, {**spec.options, name: default}, spec.seed, spec.rounds, spec.decisions))
+        first = next((i for i, (a, b) in enumerate(zip(mine, other)) if a != b), None)
+        if first is None and len(mine) != len(other):
+            first = min(len(mine), len(other))
+        at = "the first deal" if first is not None and first < start else f"decision {(first or 0) - start + 1}"
+        out.append(f"#   {name}={value!r}: " + ("the game is the same as under " if first is None else
+                                                f"from {at} the game differs from ")
+                   + f"{name}={default!r}" + (" (not within this playthrough)" if first is None else ""))
+    return out
+
+
 def playthrough(spec: Spec) -> str:
     game = load_game(spec.game, **spec.options)
     names = game.player_names()
@@ -279,8 +341,11 @@ def playthrough(spec: Spec) -> str:
                         f"after {spec.decisions} decisions — {spec.why}" if spec.decisions else "none, the whole game"),
            "# undo: the first move that ends a trick (a turn, a stage) and the first that ends a round (or the game) are "
            "taken back once, then made again",
-           f"# generated by cardkit/playthrough.py; after a deliberate change of behaviour: {REGENERATE}",
-           ""]
+           f"# generated by cardkit/playthrough.py; after a deliberate change of behaviour: {REGENERATE}"]
+    matters = _matters(spec, game)
+    if matters:
+        out += ["# where each reading given changes this game (the same seeds, that option at its default):"] + matters
+    out.append("")
     state = game.new_state(seed=spec.seed)
     pre = game.blank_state()
     out += _deal_lines(pre, state.history)
