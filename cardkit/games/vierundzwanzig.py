@@ -207,7 +207,7 @@ class VierundzwanzigGame(Game):
 
 # the state's own attributes, kept in slots: with more than about 30 attributes in its __dict__ an instance
 # loses CPython's fast attribute access, and the state has about 50 (the base's few stay in the __dict__)
-_SLOTS = tuple("""n _twos _sit _limits points round_no dealer start rounds loser hands second stock ex_order
+_SLOTS = tuple("""n _twos _sit _limits points round_no dealer start rounds loser _hands second stock ex_order
     drawn_by discards aside active picked phase trump next_trump called blind reversed next_reversed suit_of
     follows power hand_acts ex_pos ex_count ex_max ex_hand ex_acts ex_sit trick led ranks rank best_r changes leader won
     tricks_played last_trick nxt in_play current_player best""".split())
@@ -232,7 +232,7 @@ class VierundzwanzigState(State):
         self.start = 0
         self.rounds: list[dict] = []
         self.loser = None                   # V24-8.4: a blind caller without a trick loses the match
-        self.hands: list[list[Card]] = [[], [], [], [], []][:n]
+        self._hands: list[list[Card]] = [[], [], [], [], []][:n]   # until the play: see `hands`
         self.second: list[list[Card]] = [[], [], [], [], []][:n]   # the second packets, before trump is named
         self.stock: list[Card] = []         # the top of the stock is the END of the list
         self.ex_order: tuple = ()           # the seats in turn from the start player
@@ -283,6 +283,20 @@ class VierundzwanzigState(State):
         return list(map(len, self.won))
 
     @property
+    def hands(self) -> list[list[Card]]:
+        """Each seat's cards, in the hand's order. Once the play begins the hands are kept as their play actions
+        (`hand_acts`, of which the legal plays are made) and read from them; until then as cards."""
+        acts = self.hand_acts
+        if acts:
+            return [[a.card for a in h] for h in acts]
+        return self._hands
+
+    @property
+    def hands_dealt(self) -> int:
+        """Rounds dealt so far in the match, one deal each (``cardkit bench`` counts them)."""
+        return self.round_no
+
+    @property
     def trick_cards(self) -> list[Card]:
         """The cards of the trick on the table, in the order played."""
         return [c for _, c in self.trick]
@@ -297,7 +311,7 @@ class VierundzwanzigState(State):
         start = self.start = (self.dealer + 1) % self.n
         first, second = g._packets[start]
         cards = list(deal.cards)
-        self.hands = list(first(cards))                   # in seat order, a list each (slices of a list)
+        self._hands = list(first(cards))                  # in seat order, a list each (slices of a list)
         self.second = list(second(cards))
         self.stock = cards[:2 * PACKET * self.n - 1:-1]    # the rest, reversed: its top card last
         self.ex_order = g._turn_from[start]
@@ -359,8 +373,7 @@ class VierundzwanzigState(State):
         if ph == PLAY:                                    # a card to the trick: the hot path, inline
             p = self.current_player
             card = action.card
-            self.hand_acts[p].remove(action)
-            self.hands[p].remove(card)
+            self.hand_acts[p].remove(action)              # (the hand: see `hands`)
             pc = (p, card)
             trick = self.trick
             trick.append(pc)
@@ -376,13 +389,50 @@ class VierundzwanzigState(State):
                     self.best, self.best_r = pc, r
             if card.value <= 2 and self._asks(card):
                 return self._legal()
-            if len(trick) == self.in_play:
-                return self._end_trick()
-            p = self.current_player = self.nxt[p]
+            p = self.nxt[p]
+            if p == self.leader:                          # round the table: everyone in play has played
+                if self.changes or self.tricks_played == TRICKS - 1:
+                    return self._end_trick()              # (a change takes effect, or the round ends)
+                # the trick to its winner, who leads the next: _end_trick's common case, inline
+                w = self.best[0]
+                t = tuple(trick)
+                self.won[w].append(t)
+                self.last_trick = (t, w, self.trump, self.reversed)
+                self.trick = []
+                self.led = None
+                self.tricks_played += 1
+                self.leader = self.current_player = w
+                return self.hand_acts[w][:]
+            self.current_player = p
             acts = self.hand_acts[p]                      # the next player's legal cards (as in _legal)
             return list(filter(self.follows[led], acts)) or acts[:]
-        if ph == EXCHANGE:
-            return self._exchange(action)
+        if ph == EXCHANGE:                                # a card given back, sitting out, or the cards drawn
+            p = self.current_player
+            kind = action.data
+            if kind == "discard":
+                ex_acts = self.ex_acts
+                i = ex_acts.index(action)                 # ex_acts: the hand in order (see _next_exchanger)
+                del ex_acts[i]
+                del self._hands[p][i]
+                self.discards[p].append(action.card)
+                k = self.ex_count = self.ex_count + 1
+                if k < self.ex_max:
+                    return [*ex_acts, DONE[k]]            # (as _legal: no sitting out once one is given)
+            elif kind == "sit":
+                self.active[p] = False
+                self.in_play -= 1
+                self.aside[p] = self._hands[p]
+                self._hands[p] = []
+                self.ex_pos += 1
+                return self._next_exchanger()
+            k = self.ex_count
+            if k:                                         # V24-3.4: as many new cards from the stock, top first
+                stock = self.stock
+                self._hands[p] += stock[:-k - 1:-1]
+                del stock[-k:]
+                self.drawn_by += (p,) * k
+            self.ex_pos += 1
+            return self._next_exchanger()
         if ph == REVERSE_Q:
             if action.data:
                 self.next_reversed = not self.next_reversed
@@ -409,7 +459,7 @@ class VierundzwanzigState(State):
         self.suit_of = SUIT_OF[t]
         self.follows = FOLLOWS[t]
         self.ranks = RANKS[t, self.reversed]
-        for h, more in zip(self.hands, self.second):      # V24-3.2: three more cards each
+        for h, more in zip(self._hands, self.second):     # V24-3.2: three more cards each
             h += more
             more.clear()
         self.phase = EXCHANGE
@@ -434,7 +484,7 @@ class VierundzwanzigState(State):
             if m > 0 or sit:
                 self.ex_pos = pos
                 self.current_player = p
-                self.ex_hand = h = tuple(self.hands[p])   # as dealt: the places "card 1" … "card 6"
+                self.ex_hand = h = tuple(self._hands[p])  # as dealt: the places "card 1" … "card 6"
                 acts = self.ex_acts = list(map(dict.__getitem__, DISCARD_AT, h))
                 if m > 0:
                     return [SIT_OUT, *acts, DONE[0]] if sit else [*acts, DONE[0]]
@@ -450,37 +500,10 @@ class VierundzwanzigState(State):
                 while not act[q]:
                     q = (q + 1) % n
                 self.nxt[p] = q
-        self.hand_acts = [list(map(PLAY_OF, h)) for h in self.hands]
+        self.hand_acts = [list(map(PLAY_OF, h)) for h in self._hands]   # from now on the hands (`hands`)
         self.phase = PLAY
         self.leader = self.current_player = self.start
         return self.hand_acts[self.start][:]
-
-    def _exchange(self, action) -> list:
-        """A card given back, sitting out, or the cards drawn; returns the next position's legal actions."""
-        p = self.current_player
-        kind = action.data
-        if kind == "discard":
-            ex_acts = self.ex_acts
-            i = ex_acts.index(action)                     # ex_acts: the hand in order (see _apply)
-            del ex_acts[i]
-            del self.hands[p][i]
-            self.discards[p].append(action.card)
-            k = self.ex_count = self.ex_count + 1
-            if k < self.ex_max:
-                return [*ex_acts, DONE[k]]                # (as _legal: no sitting out once one is given)
-        elif kind == "sit":
-            self.active[p] = False
-            self.in_play -= 1
-            self.aside[p] = self.hands[p]
-            self.hands[p] = []
-            self.ex_pos += 1
-            return self._next_exchanger()
-        hand, stock, drawn = self.hands[p], self.stock, self.drawn_by
-        for _ in range(self.ex_count):                    # V24-3.4: as many new cards from the stock
-            hand.append(stock.pop())
-            drawn.append(p)
-        self.ex_pos += 1
-        return self._next_exchanger()
 
     def _asks(self, card) -> bool:
         """Whether the 1 or 2 just played asks its player a question at once (if so, the phase asks it)."""
@@ -705,7 +728,7 @@ class VierundzwanzigState(State):
         c = object.__new__(type(self))
         c.__dict__.update(self.__dict__)
         c._set_slots(_SLOT_VALUES(self))
-        for k in ("hands", "hand_acts", "second", "discards", "aside", "won"):
+        for k in ("_hands", "hand_acts", "second", "discards", "aside", "won"):
             setattr(c, k, [list(x) for x in getattr(self, k)])
         for k in ("stock", "drawn_by", "active", "ex_order", "ex_acts", "trick",
                   "points", "rounds", "nxt"):
@@ -765,8 +788,9 @@ class VierundzwanzigState(State):
         teacher = player is None
         cp = self.current_player
         seats = []
+        hands = self.hands
         for p in range(n):
-            h = self.hands[p]
+            h = hands[p]
             if p == self.start and not self.picked:
                 hand = []                              # lying face down, not picked up (V24-7.1)
             elif teacher or player == p:
