@@ -412,11 +412,14 @@ def playthrough(spec: Spec) -> str:
 
 # the command -------------------------------------------------------------------------------------------
 def diff(expected: str, actual: str, name: str, lines: int = 60) -> str:
-    """The first `lines` lines of a unified diff between a checked-in playthrough and a regenerated one."""
-    d = list(difflib.unified_diff(expected.splitlines(), actual.splitlines(), f"{name} (checked in)",
-                                  f"{name} (engine now)", lineterm="", n=2))
+    """Where a checked-in playthrough and a regenerated one first part (the decision), and the first `lines` lines
+    of their unified diff."""
+    old, new = expected.splitlines(), actual.splitlines()
+    first = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), min(len(old), len(new)))
+    where = next((x for x in reversed(old[:first + 1]) if x.startswith("== ")), "the header")
+    d = list(difflib.unified_diff(old, new, f"{name} (checked in)", f"{name} (engine now)", lineterm="", n=2))
     more = f"\n… {len(d) - lines} more diff lines" if len(d) > lines else ""
-    return "\n".join(d[:lines]) + more
+    return f"first difference at line {first + 1}, in {where.strip('= ')}:\n" + "\n".join(d[:lines]) + more
 
 
 def update(specs=None) -> list[str]:

@@ -42,8 +42,13 @@ def test_a_playthrough_is_the_same_twice_and_shows_a_change():
     other = pt.playthrough(pt.Spec("magische7", seed=2))
     assert other != text
     d = pt.diff(text, other, spec.name, lines=10)
-    assert d.startswith(f"--- {spec.name} (checked in)\n+++ {spec.name} (engine now)") and "more diff lines" in d
-    assert len(d.splitlines()) == 11
+    assert d.startswith("first difference at line 4, in the header:\n"
+                        f"--- {spec.name} (checked in)\n+++ {spec.name} (engine now)") and "more diff lines" in d
+    assert len(d.splitlines()) == 12
+    at = text.index("  chosen: ", text.index("== decision 2 "))
+    changed = text[:at] + "  chosen:  " + text[at + 10:]        # a change in the second decision
+    assert pt.diff(text, changed, spec.name).splitlines()[0] == \
+        f"first difference at line {text[:at].count(chr(10)) + 1}, in decision 2 · Trick 1 · Player 2 (seat 1) to move:"
 
 
 def test_every_playthrough_takes_back_a_move_and_finds_the_table_as_it_was():
