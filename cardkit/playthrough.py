@@ -11,7 +11,7 @@ result, once per file an undo (the view is back as it was), and at the end the s
 Regenerate every file after a deliberate change of behaviour (never to make a failing test pass unread)::
 
     python -m cardkit.playthrough --update          # all files
-    python -m cardkit.playthrough magische7         # one game's playthroughs, printed
+    python -m cardkit.playthrough magische7         # one game's playthroughs, printed (--update: written)
 """
 from __future__ import annotations
 
@@ -25,7 +25,6 @@ import textwrap
 from dataclasses import dataclass, field
 
 from . import load_game
-from .game import Deal
 from .rng import Rng
 
 DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "playthroughs")
@@ -184,26 +183,26 @@ def _seen_by(view, teacher) -> list[str]:
             down.append(f"{s.name}'s hand ({len(s.hand)})")
         else:
             lines.append(_seat_line(s))
-    full = {t.name: t for t in teacher.piles}
+    piles = {q.name: q for q in teacher.piles}
     for p in view.piles:
-        t = full.pop(p.name, None)
-        mine = _pile_line(p)
-        if t is None:
-            lines.append(mine)
+        q = piles.pop(p.name, None)
+        line = _pile_line(p)
+        if q is None:
+            lines.append(line)
             continue
-        if mine == _pile_line(t):
+        if line == _pile_line(q):
             continue
         cards = [c for _, c in p.cards]
-        if (p.note, p.taker) == (t.note, t.taker) and (
-                _hidden(cards, [c for _, c in t.cards])
-                or not p.cards and p.count == len(t.cards) and t.count in (None, len(t.cards))):
-            down.append(f"{p.name} ({len(t.cards)})")
+        if (p.note, p.taker) == (q.note, q.taker) and (
+                _hidden(cards, [c for _, c in q.cards])
+                or not p.cards and p.count == len(q.cards) and q.count in (None, len(q.cards))):
+            down.append(f"{p.name} ({len(q.cards)})")
         else:
-            lines.append(mine)
-    if full:
-        lines.append("not shown: " + ", ".join(f"{t.name} ({len(t.cards) if t.cards else t.count or 0})"
-                                               for t in full.values()))
-    for k, (a, b) in enumerate(zip(_tail(view), _tail(teacher))):
+            lines.append(line)
+    if piles:
+        lines.append("not shown: " + ", ".join(f"{q.name} ({len(q.cards) if q.cards else q.count or 0})"
+                                               for q in piles.values()))
+    for a, b in zip(_tail(view), _tail(teacher)):
         if a != b:
             lines.append(a)
     if view.facts != teacher.facts:
@@ -351,7 +350,7 @@ def playthrough(spec: Spec) -> str:
                                                                           spec.options.items())
                                                            if spec.options else ", the default options"),
            f"# options in force: {_options_text(game, spec.options)}",
-           f"# seats: " + ", ".join(f"{p} {n}" for p, n in enumerate(names)),
+           "# seats: " + ", ".join(f"{p} {n}" for p, n in enumerate(names)),
            f"# deal: new_state(seed={spec.seed}); chooser: Rng({spec.seed}), a uniform choice among the legal "
            "actions sorted by their text",
            "# cut: " + (f"after {spec.rounds} round(s) — {spec.why}" if spec.rounds else
@@ -459,39 +458,45 @@ def update(specs=None) -> list[str]:
     os.makedirs(DIR, exist_ok=True)
     changed = []
     for spec in specs:
-        text = playthrough(spec)
-        old = open(spec.path, encoding="utf-8").read() if os.path.exists(spec.path) else None
+        text, old = playthrough(spec), None
+        if os.path.exists(spec.path):
+            with open(spec.path, encoding="utf-8") as f:
+                old = f.read()
         if old != text:
             with open(spec.path, "w", encoding="utf-8", newline="\n") as f:
                 f.write(text)
             changed.append(spec.path)
     if specs is SPECS:
         keep = {s.name + ".txt" for s in SPECS}
-        for f in sorted(os.listdir(DIR)):
-            if f.endswith(".txt") and f not in keep:
-                os.unlink(os.path.join(DIR, f))
-                changed.append(os.path.join(DIR, f) + " (removed)")
+        for name in sorted(os.listdir(DIR)):
+            if name.endswith(".txt") and name not in keep:
+                os.unlink(os.path.join(DIR, name))
+                changed.append(os.path.join(DIR, name) + " (removed)")
     return changed
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m cardkit.playthrough", description=__doc__.splitlines()[0])
-    ap.add_argument("game", nargs="?", help="print this game's playthroughs instead")
-    ap.add_argument("--update", action="store_true", help=f"write every file in {os.path.relpath(DIR)}")
+    ap.add_argument("game", nargs="?", help="only this game's playthroughs (printed, or with --update written)")
+    ap.add_argument("--update", action="store_true", help=f"write the files in {os.path.relpath(DIR)}")
     args = ap.parse_args(argv)
-    if args.update:
-        changed = update()
-        for p in changed:
-            print(f"wrote {os.path.relpath(p)}", file=sys.stderr)
-        print(f"{len(changed)} of {len(SPECS)} playthroughs changed", file=sys.stderr)
-        return 0
     specs = [s for s in SPECS if args.game in (None, s.game)]
     if not specs:
         print(f"no playthroughs of {args.game!r}; games: {', '.join(sorted({s.game for s in SPECS}))}",
               file=sys.stderr)
         return 2
-    for s in specs:
-        sys.stdout.write(playthrough(s))
+    if args.update:
+        changed = update(None if args.game is None else specs)
+        for p in changed:
+            print(f"wrote {os.path.relpath(p)}", file=sys.stderr)
+        print(f"{len(changed)} of {len(specs)} playthroughs changed", file=sys.stderr)
+        return 0
+    try:
+        for s in specs:
+            sys.stdout.write(playthrough(s))
+        sys.stdout.flush()
+    except BrokenPipeError:                    # `… | head`: the reader has gone, not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
 
 
