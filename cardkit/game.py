@@ -7,15 +7,17 @@
 
 Chance is explicit: a deal is an action in the history (``Deal``), applied when ``current_player`` is
 ``CHANCE``. A state made from a seed deals by itself with its own `Rng`; a replayed record applies the
-recorded deals. History is the truth: undo and clone replay the history.
+recorded deals. History is the truth: undo and clone give the position a replay of the history gives (from a
+copy of a position kept on the way, ``State._position``, rather than from the first deal).
 
 A game subclass implements the underscored hooks: ``_start`` (the state before the first deal),
 ``_deal``, ``_legal``, ``_apply``, ``_illegal`` (why a text is not legal), ``_snapshot``, ``_view``,
-``_scores``, ``_winners``, ``describe``.
+``_scores``, ``_winners``, ``describe``, and ``_fork`` (a light copy of the position: without it, copies replay).
 """
 from __future__ import annotations
 
 import math
+import operator
 import os
 from typing import ClassVar
 
@@ -229,6 +231,19 @@ class Game:
 
 
 
+class _Marks(tuple):
+    """Positions a state keeps for undo and resample: (k, position) pairs in order of k, each `position` the state
+    after the first k entries of the history (no dealer's RNG), never changed and never handed out (copies of it
+    are, by ``_fork``). A copy of the state shares them: they hold for its history as long as it only grows, and
+    ``_restore`` drops those beyond the entry it goes back to. A deep copy shares them too."""
+    __slots__ = ()
+
+    def __deepcopy__(self, memo) -> "_Marks":
+        return self
+
+
+_first = operator.itemgetter(0)
+UNDO_MARKS = 4          # an undo keeps the positions 1, 2, 4 and 8 entries before the one it goes back to
 _SLOTS_OF: dict = {}
 
 
@@ -350,15 +365,73 @@ class State:
         self._restore(k)
         return self
 
+    _marks = _Marks()       # positions kept on the way (`_position`); a state that never undid keeps none
+
+    def _position(self, k: int, decisions: bool = False) -> "State":
+        """A new state at the position after the first k entries of the history, with no dealer's RNG (as
+        ``blank_state`` has none): what a replay of them gives. Where the game has a light copy (``_fork``) it
+        starts from a copy of the latest position kept at or before k and replays only the entries after it,
+        keeping on the way the position before each deal it passes (so resample's start of the hand, and an
+        undo, replay no earlier hand again) and, with `decisions` (an undo), k itself and the positions 1, 2, 4
+        and 8 entries before it in its hand (so each of the next undos is a copy and a few moves). Nothing is
+        kept while a state only plays on: ``apply`` pays nothing for it. Without a light copy it replays."""
+        history = self.history
+        light = type(self)._fork is not State._fork
+        marks = self._marks if light else ()
+        j, c = 0, None
+        for i, pos in reversed(marks):
+            if i <= k:
+                j, c = i, pos._fork()
+                break
+        kept_j = c is not None                    # the position at j is kept already
+        if c is None:
+            c = self.game.blank_state()
+        if not light:
+            for a in history[j:k]:
+                c._apply(a) if a.__class__ is not Deal else c._deal(a)
+                c.history.append(a)
+            return c
+        hand = k                                  # the first entry of k's hand (its deal), for `decisions`
+        if decisions:
+            while hand > 0 and history[hand - 1].__class__ is not Deal:
+                hand -= 1
+            hand -= 1
+        near = {k - (1 << e) for e in range(UNDO_MARKS)} if decisions else ()   # before k: 1, 2, 4, 8 actions
+        new = []
+        for i in range(j, k):
+            a = history[i]
+            if (i > j or not kept_j) and (a.__class__ is Deal or i in near and i >= hand):
+                new.append((i, self._mark(c)))
+            c._apply(a) if a.__class__ is not Deal else c._deal(a)
+            c.history.append(a)
+        if (k > j or not kept_j) and (decisions or k < len(history) and history[k].__class__ is Deal):
+            new.append((k, self._mark(c)))
+        if new:
+            kept = sorted(marks + tuple(new), key=_first)
+            if decisions:                         # of the hands before k's, only the positions before a deal
+                kept = [m for m in kept if m[0] >= hand or m[0] < len(history) and history[m[0]].__class__ is Deal]
+            self._marks = _Marks(kept)
+        c._legal_cache = None
+        return c
+
+    @staticmethod
+    def _mark(state: "State") -> "State":
+        """A copy of `state` to keep as a mark: no dealer's RNG, no marks of its own."""
+        m = state._fork()
+        m._rng, m._rng_log, m.seed, m._stacked = None, [], None, []
+        m.__dict__.pop("_marks", None)
+        return m
+
     def _restore(self, k: int) -> None:
-        """Rebuild this state from its first k history entries."""
-        keep = self.history[:k]
+        """Make this state the position after its first k history entries (`_position`), the dealer's RNG as it
+        was before the first deal it undoes."""
         undone_deals = [i for i, (hi, _) in enumerate(self._rng_log) if hi >= k]
         rng_log = self._rng_log
-        fresh = self.game.blank_state()
-        for a in keep:
-            fresh._apply(a) if a.__class__ is not Deal else fresh._deal(a)
-            fresh.history.append(a)
+        fresh = self._position(k, decisions=True)
+        marks = self._marks
+        n = len(marks)
+        while n and marks[n - 1][0] > k:
+            n -= 1
         rng, seed, stacked = self._rng, self.seed, self._stacked
         if undone_deals:
             first = undone_deals[0]
@@ -374,16 +447,24 @@ class State:
                 if hasattr(self, name):
                     delattr(self, name)
         self._rng, self.seed, self._stacked, self._rng_log = rng, seed, stacked, rng_log
+        self._legal_cache = None
+        if n:
+            self._marks = _Marks(marks[:n])
 
     def clone(self) -> "State":
-        c = self.game.blank_state()
-        for a in self.history:
-            c._apply(a) if a.__class__ is not Deal else c._deal(a)
-            c.history.append(a)
-        c._rng = Rng(0) if self._rng is not None else None
-        if c._rng is not None:
-            c._rng.setstate(self._rng.getstate())
+        """An independent copy: the same position, history, dealer's RNG (the same future deals) and records of
+        it. A copy of the position (``_fork``), which replays the history where the game has no light copy."""
+        c = self._fork()
+        if c.history is self.history:
+            c.history = list(self.history)
+        rng = self._rng
+        if rng is not None:
+            c._rng = Rng(0)
+            c._rng.setstate(rng.getstate())
+        else:
+            c._rng = None
         c.seed, c._stacked, c._rng_log = self.seed, self._stacked, list(self._rng_log)
+        c._legal_cache = None
         return c
 
     # hidden cards dealt anew --------------------------------------------------------------------------
@@ -421,6 +502,13 @@ class State:
             out = self._resample_last_deal(player, k, rng, tries)
         out._rng, out.seed, out._stacked, out._rng_log = future, None, [], []
         out._legal_cache = None
+        marks = self._marks                     # the positions kept before the latest deal hold for it too
+        if marks and k >= 0:
+            n = len(marks)
+            while n and marks[n - 1][0] > k:
+                n -= 1
+            if n:
+                out._marks = _Marks(marks[:n])
         return out
 
     def _check_seat(self, player, teacher: str = "") -> None:
@@ -443,10 +531,7 @@ class State:
         suffix = self.history[k + 1:]
         if len(slots) < 2:
             return self.clone()
-        prefix = self.game.blank_state()
-        for a in self.history[:k]:
-            prefix._apply(a) if a.__class__ is not Deal else prefix._deal(a)
-            prefix.history.append(a)
+        prefix = self._position(k)
         # what the player saw after the deal and after each later action
         want = []
         probe = prefix._fork()
@@ -537,10 +622,11 @@ class State:
         return state if state is not None else self.clone()
 
     def _fork(self) -> "State":
-        """An independent copy of this position for `resample` to try candidates from (one per try). The
-        base replays the history (`clone`); a game with a light copy of its position may return that
-        instead (the copy must share nothing the candidate's play changes; its history a list of its own)."""
-        return self.clone()
+        """An independent copy of this position: `clone`'s, resample's (one per try) and the expert's (one per
+        playout). The base replays the history (`_position`); a game with a light copy of its position returns
+        that instead (the copy must share nothing either's play changes, its history a list of its own; a
+        test compares it with a replay in every game). ``clone`` gives it the dealer's RNG."""
+        return self._position(len(self.history))
 
     def _fork_base(self) -> "State":
         """The start of a game's light `_fork`: a copy sharing every attribute, with its own history, its own
@@ -548,6 +634,11 @@ class State:
         changes."""
         c = object.__new__(type(self))
         c.__dict__.update(self.__dict__)
+        return self._own(c)
+
+    def _own(self, c: "State") -> "State":
+        """`c`, a copy of this position, given its own history, dealer's RNG and RNG log, and no legal actions kept
+        (a game's light copy that shares them, made for looking ahead, becomes a `_fork` so)."""
         c.history = list(self.history)
         c._rng_log = list(self._rng_log)
         if self._rng is not None:

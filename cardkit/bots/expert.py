@@ -433,11 +433,7 @@ class ExpertBot(Bot):
         a hand is won by the side that gained most over it, whatever came before the decision."""
         h = state.history
         k = 0 if whole_game else max((i for i, a in enumerate(h) if a.__class__ is Deal), default=0)
-        fresh = state.game.blank_state()
-        for a in h[:k]:
-            fresh._apply(a) if a.__class__ is not Deal else fresh._deal(a)
-            fresh.history.append(a)
-        return fresh.scores()
+        return state._position(k).scores()
 
     @staticmethod
     def _share(s, sides, mine: int, sign: int, start: list, whole_game: bool) -> float:
