@@ -572,6 +572,11 @@ class EcarteState(State):
                 tuple(tuple(sorted((k, v.text if isinstance(v, Card) else tuple(v) if isinstance(v, list) else v)
                                    for k, v in d.items())) for d in self.deals))
 
+    def _fork(self) -> "EcarteState":
+        """An independent copy of the position (clone, undo, resample, the expert's playouts): `_copy` with its
+        own history, dealer's RNG and RNG log."""
+        return self._own(self._copy())
+
     def _copy(self) -> "EcarteState":
         """A light copy for looking ahead (describe): shares the game and the history."""
         c = object.__new__(type(self))

@@ -1112,6 +1112,11 @@ class FaroState(State):
             line += " " + self.result_text()
         return line
 
+    def _fork(self) -> "FaroState":
+        """An independent copy of the position (clone, undo, resample, the expert's playouts): `_copy` with its
+        own history, dealer's RNG and RNG log."""
+        return self._own(self._copy())
+
     def _copy(self) -> "FaroState":
         """A copy for looking ahead (describe): shares the game and the history."""
         c = object.__new__(type(self))

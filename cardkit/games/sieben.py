@@ -487,6 +487,11 @@ class SiebenState(State):
                 tuple(tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in r.items()))
                       for r in self.rounds))
 
+    def _fork(self) -> "SiebenState":
+        """An independent copy of the position (clone, undo, resample, the expert's playouts): `_copy` with its
+        own history, dealer's RNG and RNG log."""
+        return self._own(self._copy())
+
     def _copy(self) -> "SiebenState":
         """A light copy for looking ahead (describe): shares the game and the history."""
         c = object.__new__(type(self))

@@ -1040,6 +1040,20 @@ class VingtEtUnState(State):
         bal = self.ledger.balances
         return [bal[x] for x in self.names]
 
+    def _fork(self) -> "VingtEtUnState":
+        """An independent copy of the position (clone, undo, resample, the expert's playouts): the containers the
+        play changes are copied (a coup played is never changed once made; the ledger is posted when read)."""
+        c = self._fork_base()
+        c.hands = [list(h) for h in self.hands]
+        c.keys = list(self.keys)
+        c.stake = list(self.stake)
+        c.shown = list(self.shown)
+        c._rest = list(self._rest)
+        c._coups = list(self._coups)
+        c._ledger = self._ledger.copy()
+        c._log = list(self._log)
+        return c
+
     def _snapshot(self) -> tuple:
         t = lambda cs: tuple(c.text for c in cs)  # noqa: E731
         return (self.bank, self.coup, self.phase, self.current_player, self.k, tuple(self.order), t(self.cards),
