@@ -180,6 +180,70 @@ def beside_openspiel(name: str, options: dict, seconds: float = 2.0, rounds: int
     return r
 
 
+# undo, clone and the expert's playouts (issue 38): an Undo click and a playout's copy should cost about a move
+COPY_CASES = [("magische7", {"players": 4}), ("sieben", {"players": 3}), ("whist", {}), ("whist", {"mode": "table"}),
+              ("ecarte", {}), ("vierundzwanzig", {"players": 4}), ("vingt_et_un", {"players": 4}),
+              ("faro", {"players": 3}), ("bakkarat", {})]
+
+
+def copy_costs(name: str, options: dict | None = None, seeds: int = 3, playouts: int = 60, clock=time.process_time) -> dict:
+    """Half-way through a seeded random game (a state dealt from the seed and played to there, as a table has it),
+    CPU seconds of: a move (``legal_actions`` and ``apply``, over the whole game), a ``clone()``, the state's first
+    ``undo()`` and the next one (from a position the first kept), each the median over `seeds` games; and the
+    expert's playouts a CPU second there (`ExpertBot` with the game's policy and horizon, `playouts` a decision,
+    its resamples included)."""
+    from cardkit.bots.expert import ExpertBot
+    game = cardkit.load_game(name, **(options or {}))
+    med = lambda xs: sorted(xs)[len(xs) // 2]  # noqa: E731
+    move, clone, first, nxt, done, spent = [], [], [], [], 0, 0.0
+    for seed in range(seeds):
+        below = Rng(seed).below
+        s = game.new_state(seed=seed)
+        t = clock()
+        while not s.is_terminal():
+            acts = s.legal_actions()
+            s.apply(acts[below(len(acts))])
+        move.append((clock() - t) / len(s.history))
+        h = s.history
+        m = len(h) // 2
+        while m > 2 and (h[m - 1].__class__ is Deal or h[m - 2].__class__ is Deal or h[m].__class__ is Deal):
+            m -= 1                                # two player actions to take back, a player to move
+        mid = game.new_state(seed=seed)           # the same game to there, as a table has it (never undone)
+        for a in h[len(mid.history):m]:
+            if a.__class__ is not Deal:
+                mid.apply(a.text)
+        t = clock()
+        for _ in range(20):
+            c = mid.clone()
+        clone.append((clock() - t) / 20)
+        t = clock()
+        mid.undo()
+        first.append(clock() - t)
+        t = clock()
+        mid.undo()
+        nxt.append(clock() - t)
+        if c.current_player >= 0:
+            bot = ExpertBot(seed, playouts=playouts)
+            t = clock()
+            bot.analyse(c)
+            spent += clock() - t
+            done += bot.stats["playouts"]
+    return {"game": name, "options": options or {}, "move_s": med(move), "clone_s": med(clone),
+            "undo_first_s": med(first), "undo_next_s": med(nxt), "playouts_per_s": done / spent if spent else None}
+
+
+def report_copies(out=print) -> list:
+    out("Undo, clone and the expert's playouts (half-way through a game, CPU time, median of 3 seeded games; the "
+        "aim: an undo and a clone cost about a move; the first undo of a game replays it up to there once)")
+    out(f"{'game':<15} {'options':<14} {'move':>8} {'clone':>9} {'undo':>9} {'next undo':>10} {'playouts/s':>11}")
+    rows = [copy_costs(name, opts) for name, opts in COPY_CASES]
+    for r in rows:
+        o = ",".join(f"{k}={v}" for k, v in r["options"].items()) or "defaults"
+        out(f"{r['game']:<15} {o:<14} {r['move_s'] * 1e6:>5.1f} µs {r['clone_s'] * 1e6:>6.0f} µs "
+            f"{r['undo_first_s'] * 1e6:>6.0f} µs {r['undo_next_s'] * 1e6:>7.0f} µs {r['playouts_per_s'] or 0:>11,.0f}")
+    return rows
+
+
 TARGET_ODDS_SECONDS = 1.0
 
 
@@ -623,6 +687,7 @@ def run(seconds: float = 2.0, pages: bool = True, out=print, load: bool = True, 
             f"run; each game's mean: " + ", ".join(f"{n} {v:,.0f}" for n, v in both.items()))
     else:
         out("OpenSpiel: not measured (install it with pip install -e '.[bench]' to compare)")
+    results["copies"] = report_copies(out)
     odds = [r for r in (odds_times(name, opts) for name, opts in [(g, {}) for g in cardkit.GAMES] + ODDS_CASES)
             if r is not None]
     results["odds"] = odds
