@@ -188,13 +188,16 @@ a.ck-page-link,.ck-games a{color:#0d47a1}
   .ck-around{grid-template-columns:minmax(0,1fr) minmax(0,1fr);
     grid-template-areas:"top top" "left right" "center center" "bottom bottom" "status status"}
   .ck-table{padding:4px}
-  /* the trick and the whole hand on one screen (390 x 844): seven cards a row (Whist's 13 in two), still far
-     above a target's 24 x 24 px (WCAG 2.5.8), the padding room for the focus ring; a seat's face-down backs
-     small at its top right, beside the name; the piles in the middle side by side, each note wrapping under
-     its own pile instead of widening it */
-  .ck-play .ck-card.widget-button{width:42px !important;min-width:42px;height:58px !important;font-size:16px;margin:0}
-  .ck-play .widget-hbox:has(>.ck-card){gap:6px;padding:8px}
-  .ck-around .ck-seat{padding:2px 5px;margin:2px 0;line-height:1.3;position:relative}
+  /* the trick and the whole hand on one screen (390 x 844): seven cards a row down to 375 px (Whist's 13 in
+     two), still far above a target's 24 x 24 px (WCAG 2.5.8), the playable ones' green rings apart, the
+     padding room for the focus ring; a seat's face-down backs small at its top right, beside the name; the
+     piles in the middle side by side, each note wrapping under its own pile instead of widening it. A card
+     given the focus (after the deal) is scrolled to the middle of the screen with 160 px above it counted in
+     (scroll-margin): the card lower, the trick above it in view, whichever row of the hand the card is in */
+  .ck-play .ck-card.widget-button{width:40px !important;min-width:40px;height:58px !important;font-size:16px;margin:0;scroll-margin-top:160px}
+  .ck-play .widget-hbox:has(>.ck-card){gap:7px;padding:8px}
+  .ck-around{gap:4px}
+  .ck-around .ck-seat{padding:2px 5px;margin:0;line-height:1.3;position:relative}
   .ck-around .ck-seat:has(>span[aria-label])::before{content:"";float:right;width:3.6em;height:1.2em}
   .ck-around .ck-seat>span[aria-label]{position:absolute;top:2px;right:5px}
   .ck-around .ck-seat>span[aria-label]>svg{width:12px;height:auto;vertical-align:-4px}
