@@ -24,7 +24,7 @@ class _Seen:
         for q, c, up in state.out:
             if up or q == me:
                 seen.add(c)
-        return set(state.game._deck) - seen
+        return set(state.game.full_deck()) - seen
 
 
 class CarefulBot(Bot):

@@ -52,7 +52,7 @@ class RuleBot(Bot):
 
     @staticmethod
     def _ev(state, r: int, stake: int) -> Fraction:
-        return expected(stake, state.rank_odds(r)[1], state._dbl)
+        return expected(stake, state.rank_odds(r)[1], state.game.doublets)
 
     def decide(self, state: FaroState, legal):
         me = state.current_player

@@ -56,7 +56,7 @@ class RuleBot:
         still holds a Joker, and how many unknown cards each other hand holds. What the leading values ask
         of them more than once (the opponent's possible throws, their expected extremes, the unseen point
         cards by value) is worked out on first use and kept in the same dict."""
-        count = list(state.game._copies)          # copies of each card (by index) in the packs
+        count = list(state.game.copies)          # copies of each card (by index) in the packs
         hands = state.hands
         n = state.n
         jokers = [0] * n                          # Jokers each seat has played
@@ -167,7 +167,7 @@ class RuleBot:
         mine = 0
         for c in state.hands[me]:              # each card once (his own Joker at most)
             mine |= 1 << c.index
-        fw, pts = state.game._endgame_tables()
+        fw, pts = state.game.endgame_tables()
         # A hand is a bit set of card indices (a hand of two players' game holds every card once), so a
         # position is two ints; the memo maps them to their exact value, which depends on the game's options
         # only: it is kept across endgames (cleared when the game changes or it grows past MEMO_LIMIT).
@@ -270,7 +270,7 @@ class RuleBot:
 
     def _answer(self, state: M7State, me: int, k: dict, legal):
         led = state.trick[0].index
-        fw, pts = state.game._endgame_tables()
+        fw, pts = state.game.endgame_tables()
         fw, pts = fw[led], pts[led]
         by_value, stock = k["by_value"], bool(state.stock)
         best, best_key = None, None

@@ -4,7 +4,7 @@ rules are `cardkit.games.sieben`."""
 from __future__ import annotations
 
 from ..cards import Card
-from ..games.sieben import COUNTER, LAST_TRICK, PLAY, STOP, SiebenState
+from ..games.sieben import COUNTER, LAST_TRICK, STOP, SiebenState
 from ..rng import Rng
 from .base import RandomBot
 
@@ -47,7 +47,7 @@ class RuleBot:
     def _unseen_ranks(state: SiebenState, me: int) -> dict:
         """For every rank: how many of its cards are neither played nor in my hand."""
         out: dict = {}
-        for c in state.game._deck:
+        for c in state.game.full_deck():
             out[c.rank] = out.get(c.rank, 0) + 1
         for won in state.won:
             for t in won:
@@ -73,10 +73,10 @@ class RuleBot:
 
     def _beaters_out(self, state, unseen: dict, first: Card) -> int:
         """Unseen cards that count as equal to `first` (its rank, 7s, wild 8s)."""
-        eq = state.game._eq[first.index]
+        eq = state.game.equal_table[first.index]
         seen_rank = set()
         k = 0
-        for c in state.game._deck:
+        for c in state.game.full_deck():
             if eq[c.index] and c.rank not in seen_rank:
                 seen_rank.add(c.rank)
                 k += unseen[c.rank]
@@ -197,7 +197,7 @@ class RuleBot:
         hand = state.hands[me]
         side = state.side
         opps = [q for q in range(state.n) if side(q) != side(me) and state.hands[q]]
-        eqt = state.game._eq
+        eqt = state.game.equal_table
 
         def cost(a):
             c = a.card
@@ -239,10 +239,8 @@ class RuleBot:
         opp = 1 - me
         played = set(c for won in state.won for t in won for _, c in t) | set(c for _, c in state.trick)
         mine = set(state.hands[me])
-        theirs = [c for c in state.game._deck if c not in played and c not in mine]
-        root = state._copy()
-        root.hands[opp] = theirs
-        root._acts[opp] = [PLAY[c] for c in theirs]
+        theirs = [c for c in state.game.full_deck() if c not in played and c not in mine]
+        root = state.with_hand(opp, theirs)
         rounds0 = len(state.rounds)
         memo = self._memo
         if len(memo) > 200_000:
@@ -255,7 +253,7 @@ class RuleBot:
         def key(s):
             return (tuple(sorted(c.index for c in s.hands[0])), tuple(sorted(c.index for c in s.hands[1])),
                     tuple((p, c.index) for p, c in s.trick), s.current_player, s.deciding, s.holder, s.leader,
-                    s.pending, s._stage, tuple(s.counters), bool(s.won[0]), bool(s.won[1]), me, s.game)
+                    s.pending, s.stage, tuple(s.counters), bool(s.won[0]), bool(s.won[1]), me, s.game)
 
         def value(s):
             r = s.rounds[-1]
@@ -270,13 +268,11 @@ class RuleBot:
             v = memo.get(kk)
             if v is not None:
                 return v
-            acts = s._legal()
+            acts = s.search_moves()
             maxing = s.current_player == me
             best = None
             for a in acts:
-                t = s._copy()
-                t._apply(a)
-                x = search(t)
+                x = search(s.lookahead(a))
                 if best is None or (x > best if maxing else x < best):
                     best = x
             memo[kk] = best
@@ -284,9 +280,7 @@ class RuleBot:
 
         best, best_v = None, None
         for a in legal:
-            t = root._copy()
-            t._apply(a)
-            v = search(t)
+            v = search(root.lookahead(a))
             if best_v is None or v > best_v:
                 best, best_v = a, v
         return best

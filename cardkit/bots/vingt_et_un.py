@@ -2,7 +2,7 @@
 over the cards its seat has not seen. The rules, and the odds, are `cardkit.games.vingt_et_un`."""
 from __future__ import annotations
 
-from ..games.vingt_et_un import DRAW_A, STAKE, STAND_A, STAND_ON, _ev_best, _ev_value_num, odds_hand, pool_without
+from ..games.vingt_et_un import DRAW_A, STAKE, STAND_A, STAND_ON, ev_best, ev_value_num, odds_hand, pool_without
 from ..rng import Rng
 from .base import RandomBot
 
@@ -48,9 +48,9 @@ class RuleBot:
         bank = odds_hand(state.hands[state.bank])
         hand = odds_hand(state.hands[me])
         if state.phase == STAKE:
-            v = _ev_value_num(hand, bank, pool, g.mode, g.double, g.bank_second)
+            v = ev_value_num(hand, bank, pool, g.mode, g.double, g.bank_second)
             return legal[-1] if v > 0 else legal[0]
-        best, stand, draw = _ev_best(hand, bank, pool, g.mode, g.double)
+        best, stand, draw = ev_best(hand, bank, pool, g.mode, g.double)
         return DRAW_A if draw is not None and draw > stand else STAND_A
 
 

@@ -3,7 +3,7 @@ low, third hand high, the partner's lead returned, trumps when void and it pays,
 their answers to the table's questions (revokes, calls). The rules are `cardkit.games.whist`."""
 from __future__ import annotations
 
-from ..games.whist import ASKED, CALLING, CLAIM, CLAIMING, FULL, NO_CALL, PLAY_ON, REDEAL, SUITS, WhistState
+from ..games.whist import ASKED, CALLING, CLAIM, CLAIMING, FULL, NO_CALL, PLAY_ON, REDEAL, WhistState
 from .base import Bot, RandomBot
 
 
@@ -13,8 +13,8 @@ class _Seat:
 
     @staticmethod
     def unseen(state: WhistState, me: int) -> set:
-        seen = state._played()
-        seen.update(a.card for s in SUITS for a in state._suits[me][s])
+        seen = state.played_cards()
+        seen.update(state.hand_of(me))
         if state.turned_on_table:
             seen.add(state.turned)
         for q in range(4):
@@ -46,7 +46,7 @@ class CarefulBot(Bot):
     name = "careful"
 
     def decide(self, state: WhistState, legal):
-        if state._phase:
+        if state.phase:
             return _answer_question(state, legal)
         me = state.current_player
         cards = [a for a in legal if a.card is not None]
@@ -60,9 +60,9 @@ class CarefulBot(Bot):
         h = state.holder()
         ours = h[0] & 1 == me & 1
         led = state.led
-        follow = [a for a in cards if a.card.suit == led] if state._strict else \
+        follow = [a for a in cards if a.card.suit == led] if state.game.strict else \
             [a for a in cards if a.card.suit == led] or []
-        if not follow and not state._strict and any(a.card.suit == led for a in legal):
+        if not follow and not state.game.strict and any(a.card.suit == led for a in legal):
             follow = [a for a in legal if a.card.suit == led]
         pool = follow or cards
         win = [a for a in pool if _beats(a.card, h[1], led, state.trump)]
@@ -82,7 +82,7 @@ def _beats(card, best, led, trump) -> bool:
 def _answer_question(state: WhistState, legal):
     """The bots' answers as at the table: they never revoke, so "having none" is true; they claim every
     revoke of the opponents; they demand a redeal when a card of their own side was exposed."""
-    ph = state._phase
+    ph = state.phase
     if ph == ASKED:
         return next(a for a in legal if a.card is None)
     if ph == CLAIMING:
@@ -100,7 +100,7 @@ def _call_choice(state: WhistState, legal):
     when it would take the trick from the opponents, or leads with it when it is the highest of its suit
     still out; an opponent calls it when it would be wasted — under a better card, or a high card (10 and
     up) led into the suits still out. Otherwise no call."""
-    holder, _ = state._call
+    holder, _ = state.call
     me = state.current_player
     partner = me & 1 == holder & 1
     cards = [a for a in legal if a is not NO_CALL]
@@ -144,7 +144,7 @@ class RuleBot(Bot):
     name = "rule-based"
 
     def decide(self, state: WhistState, legal):
-        if state._phase:
+        if state.phase:
             return _answer_question(state, legal)
         me = state.current_player
         trump = state.trump

@@ -10,10 +10,10 @@ from .common import names
 
 
 def _showdown(snap, state):
-    if len(state._coups) == snap["coups"]:
+    if len(state.coups_played) == snap["coups"]:
         return None
     last = state.last
-    if last is None or last[0] != state._coups[-1][0]:
+    if last is None or last[0] != state.coups_played[-1][0]:
         return None                       # the coup was not played (BA-4.1)
     return last
 
@@ -25,7 +25,7 @@ class _ShowdownKind(Kind):
         return state.phase == ba.DRAW
 
     def before(self, state, action, full=True):
-        return {"coups": len(state._coups), "names": names(state)}
+        return {"coups": len(state.coups_played), "names": names(state)}
 
 
 def _count_words(hand, count: int, opts) -> tuple[str, bool]:
@@ -103,7 +103,7 @@ class BankKind(Kind):
 
     def before(self, state, action, full=True):
         b = state.banker
-        snap = {"bank": b, "coups": len(state._coups), "names": names(state), "hand": tuple(state.hands[b][:2])}
+        snap = {"bank": b, "coups": len(state.coups_played), "names": names(state), "hand": tuple(state.hands[b][:2])}
         if full:
             snap.update(facts=list(state.view(b).facts))
         return snap
@@ -112,9 +112,9 @@ class BankKind(Kind):
         b = snap["bank"]
         if state.phase == ba.DRAW and state.current_player == b:
             return {"what": "choose"}
-        if len(state._coups) == snap["coups"] or state._coups[-1][2] is None:
+        if len(state.coups_played) == snap["coups"] or state.coups_played[-1][2] is None:
             return None
-        return {"what": "draw" if len(state._coups[-1][2][b]) == 3 else "stand"}
+        return {"what": "draw" if len(state.coups_played[-1][2][b]) == 3 else "stand"}
 
     def key(self, r):
         return r["what"]

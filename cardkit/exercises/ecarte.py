@@ -48,15 +48,15 @@ class DealKind(Kind):
         return state.phase == ec.PLAY and len(state.trick) == 1 and sum(state.tricks) == ec.HAND - 1
 
     def before(self, state, action, full=True):
-        snap = {"deals": len(state._m.log), "names": names(state)}
+        snap = {"deals": len(state.match.log), "names": names(state)}
         if full:
             p = state.current_player
             snap.update(viewer=p, facts=list(state.view(p).facts), classic=state.game.classic,
-                        stood=state._m.stood, refused=state._m.refused, dealer=state.dealer, elder=state.elder)
+                        stood=state.match.stood, refused=state.match.refused, dealer=state.dealer, elder=state.elder)
         return snap
 
     def after(self, snap, state):
-        log = state._m.log
+        log = state.match.log
         if not log or len(log) == snap["deals"] or log[-1][5] is None:
             return None
         deal_no, dealer, turned, tricks, deal_points, w, why = log[-1][:7]

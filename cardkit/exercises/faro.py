@@ -33,7 +33,7 @@ class TurnKind(Kind):
         snap = {"names": names(state), "last": state.last_turn}
         if full:
             snap.update(stakes=_stakes(state), facts=list(state.view(None).facts), bottom=state.bottom,
-                        turn=state.turn_no + 1, right=state._right, dbl=state.game.doublets)
+                        turn=state.turn_no + 1, right=state.game.right_wins, dbl=state.game.doublets)
         return snap
 
     def after(self, snap, state):

@@ -74,7 +74,7 @@ class BankKind(Kind):
         return state.phase == vu.DRAW
 
     def before(self, state, action, full=True):
-        return {"bank": state.bank, "coups": len(state._coups), "names": names(state), "rest": len(state._rest),
+        return {"bank": state.bank, "coups": len(state.coups_played), "names": names(state), "rest": state.cards_left,
                 "facts": list(state.view(state.bank).facts) if full else None}
 
     def after(self, snap, state):
@@ -82,9 +82,9 @@ class BankKind(Kind):
         if state.phase == vu.BANK and state.current_player == b:
             hand = tuple(state.hands[b][:2])
             return {"what": "choose", "hand": hand, "total": vu.hand_total(hand, state.game.mode)}
-        if len(state._coups) == snap["coups"]:
+        if len(state.coups_played) == snap["coups"]:
             return None
-        hand = state._coups[-1][3][b]
+        hand = state.coups_played[-1][3][b]
         t = vu.hand_total(hand[:2], state.game.mode)
         if t >= 21:
             return None
@@ -129,13 +129,13 @@ class SettleKind(Kind):
         return state.phase in (vu.DRAW, vu.BANK)
 
     def before(self, state, action, full=True):
-        return {"coups": len(state._coups), "names": names(state)}
+        return {"coups": len(state.coups_played), "names": names(state)}
 
     def after(self, snap, state):
-        if len(state._coups) == snap["coups"]:
+        if len(state.coups_played) == snap["coups"]:
             return None
-        coup = state._coups[-1]
-        bcode, results = state._result_codes(coup)
+        coup = state.coups_played[-1]
+        bcode, results = state.result_codes(coup)
         return {"bank": coup[1], "hands": coup[3], "bcode": bcode,
                 "results": {p: (st, pc, m) for p, st, pc, m in results}, "double": state.game.double}
 

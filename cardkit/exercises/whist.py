@@ -34,7 +34,7 @@ class WhistTrick(TrickKind):
 
 
 def _asked(state, action) -> bool:
-    return bool(state.trick) and state._strict
+    return bool(state.trick) and state.game.strict
 
 
 class WhistPlay(PlayKind):
@@ -75,7 +75,7 @@ class HandKind(Kind):
         snap = {"log": len(state.log), "names": names(state)}
         if full:
             p = state.current_player
-            snap.update(viewer=p, facts=list(state.view(p).facts), classic=state._classic)
+            snap.update(viewer=p, facts=list(state.view(p).facts), classic=state.game.classic)
         return snap
 
     def after(self, snap, state):

@@ -747,6 +747,11 @@ class BakkaratState(State):
                     self.result_text() if term else "", legal, facts=self.facts(),
                     hand_action="see why nothing happens (no card is played: stake, draw or stand with the buttons)")
 
+    @property
+    def coups_played(self) -> list:
+        """The coups played so far, as the settlement keeps them: read it, do not change it."""
+        return self._coups
+
     def round_result(self) -> str:
         last = self.last
         if last is None:

@@ -911,6 +911,11 @@ class EcarteState(State):
             how = f"{plural(t, 'trick')}: 1 point [EC-4.1]"
         return f"{NAMES[w]} takes {how}"
 
+    @property
+    def match(self):
+        """The match so far: its deals (`log`), who stood and who refused a proposal: read it, do not change it."""
+        return self._m
+
     def round_result(self) -> str:
         done = [d for d in self.deals if d["why"] != "ended"]
         if not done:

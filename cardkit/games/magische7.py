@@ -131,6 +131,15 @@ class Magische7(Game):
         self._eg_tables = None
         self._copies = [self._pack.count(c) for c in MAGISCHE7.cards]   # by card index
 
+    @property
+    def copies(self) -> list:
+        """How many copies of each card (by its index) the packs hold."""
+        return self._copies
+
+    def endgame_tables(self) -> tuple:
+        """(follower wins?, points of the trick) by the led and the following card's index (`_endgame_tables`)."""
+        return self._endgame_tables()
+
     def _endgame_tables(self) -> tuple:
         """(follower wins?, points of the trick) by the led and the following card's index, every pair worked
         out once (on first use): what the rule-based bot's answers and exact endgame read."""

@@ -141,6 +141,12 @@ class Sieben(Game):
     def player_names(self) -> list[str]:
         return list(NAMES[self.num_players])
 
+    @property
+    def equal_table(self) -> list:
+        """EQ[led.index][card.index]: whether `card` counts as equal to the first card `led` of a trick (beats it)
+        under this game's reading (`equal_to`)."""
+        return self._eq
+
     def full_deck(self) -> list[Card]:
         """The pack a deal shuffles: 32 cards, or 30 with 3 players (S7-8.1)."""
         return list(self._deck)
@@ -486,6 +492,31 @@ class SiebenState(State):
                 None if self.last_trick is None else (tr(self.last_trick[0]), *self.last_trick[1:]),
                 tuple(tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in r.items()))
                       for r in self.rounds))
+
+    # the hooks of a search that looks ahead (the bots' exact endgame): light copies, no history, no checks ------
+    @property
+    def stage(self) -> int:
+        """Who decides whether the trick goes on: 0 the leader, 1 his partner (S7-8.5)."""
+        return self._stage
+
+    def search_moves(self) -> list:
+        """The legal moves here, worked out afresh (a position from `lookahead` keeps no cache)."""
+        return self._legal()
+
+    def lookahead(self, action) -> "SiebenState":
+        """The position after `action` (legal here) as a light copy that shares the game and the history: no
+        check, no history entry — for a search, never for play."""
+        t = self._copy()
+        t._apply(action)
+        return t
+
+    def with_hand(self, seat: int, cards) -> "SiebenState":
+        """A light copy (as `lookahead`) in which `seat` holds `cards`: a search over a hand the searcher
+        assumes."""
+        t = self._copy()
+        t.hands[seat] = list(cards)
+        t._acts[seat] = [PLAY[c] for c in cards]
+        return t
 
     def _fork(self) -> "SiebenState":
         """An independent copy of the position (clone, undo, resample, the expert's playouts): `_copy` with its

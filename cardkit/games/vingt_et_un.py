@@ -536,6 +536,21 @@ def odds_hand_value(first, bank, pool, mode: int = 0, double: bool = False, bank
     return Fraction(_ev_value_num(first, bank, pool, mode, double, bank_second), _FACT[sum(pool)])
 
 
+def ev_best(hand, bank, pool, mode, double):
+    """(best, stand, draw) numerators over M!, as the bots read them (`_ev_best`)."""
+    return _ev_best(hand, bank, pool, mode, double)
+
+
+def ev_value_num(first, bank, pool, mode, double, bank_second: bool = False) -> int:
+    """A hand's expected settlement before the second card, as the bots read it (`_ev_value_num`)."""
+    return _ev_value_num(first, bank, pool, mode, double, bank_second)
+
+
+def add_card(hand, k):
+    """A hand (sum, aces, cards) with one more card of value class `k`."""
+    return _add(hand, k)
+
+
 def _ev_value_num(first, bank, pool, mode, double, bank_second: bool = False) -> int:
     """Before the second card: the hand's expected settlement per unit staked, playing the rest by the odds,
     as a numerator over M! (M the pool's size). With `bank_second` (VU-1.3.1, the classic reading) the bank's
@@ -776,6 +791,20 @@ class VingtEtUnState(State):
         self.current_player = CHANCE
 
     # the money and the coups played, worked out when looked at ----------------------------------------
+    @property
+    def coups_played(self) -> list:
+        """The coups played so far, each (coup, bank, order, hands, stakes, shown): read it, do not change it."""
+        return self._coups
+
+    @property
+    def cards_left(self) -> int:
+        """The cards not yet given from the pack."""
+        return len(self._rest)
+
+    def result_codes(self, coup: tuple) -> tuple:
+        """The bank's result code and each player's, for a coup of `coups`."""
+        return self._result_codes(coup)
+
     def _result_codes(self, coup: tuple) -> tuple:
         """The bank's result code and the results of a coup played: ((player, stake, result code, multiple),
         …) in the players' order, by the settlement table (VU-3)."""

@@ -285,6 +285,23 @@ class WhistState(State):
     def tricks_played(self) -> int:
         return len(self.done)
 
+    # what the bots read (public: no module outside the game reads its underscored names) ------------------
+    @property
+    def phase(self) -> int:
+        """What the player on turn is to do: PLAYING (0), or answering a question (MISDEAL, ASKED, CLAIMING,
+        CALLING)."""
+        return self._phase
+
+    @property
+    def call(self):
+        """WH-4.8.1 while a shown card may be called: (its holder, None while asked / the card called /
+        False); None otherwise."""
+        return self._call
+
+    def played_cards(self) -> set:
+        """The cards played in this hand's tricks so far, the trick under way included."""
+        return self._played()
+
     def side(self, p: int) -> int:
         return p & 1
 

@@ -125,8 +125,8 @@ def _vu_hand_value(mode: int, double: bool, bank_second: bool = False):
             if not p1[b]:
                 continue
             p2 = p1[:b] + (p1[b] - 1,) + p1[b + 1:]
-            first = vu._add(vu.odds_hand(()), f)
-            bank = vu._add(vu.odds_hand(()), b)
+            first = vu.add_card(vu.odds_hand(()), f)
+            bank = vu.add_card(vu.odds_hand(()), b)
             total += Fraction(pool[f] * p1[b], m * (m - 1)) * vu.odds_hand_value(first, bank, p2, mode, double,
                                                                                   bank_second)
     return total
