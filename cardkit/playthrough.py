@@ -4,8 +4,8 @@ tests): any change in what a game does — a legal move, a view, a line of narra
 
 Each file is a game dealt from a seed and played by a seeded chooser (a uniform choice among the legal actions,
 sorted by their text, with cardkit's own `Rng`) through the public protocol only: at each decision the player to
-move, the legal actions with their labels, the move chosen, the view of the teacher (everything) and of each
-seat, the move's narration as everyone hears it and what a seat is told besides, the end of each round with its
+move, the legal actions with their labels, the exact odds the mover is shown (`advice`, where the game has
+them), the move chosen, the view of the teacher (everything) and of each seat, the move's narration as everyone hears it and what a seat is told besides, the end of each round with its
 result, once per file an undo (the view is back as it was), and at the end the scores.
 
 Regenerate every file after a deliberate change of behaviour (never to make a failing test pass unread)::
@@ -22,6 +22,7 @@ import os
 import re
 import sys
 import textwrap
+from fractions import Fraction
 from dataclasses import dataclass, field
 
 from . import load_game
@@ -238,6 +239,12 @@ def _legal(actions) -> list[str]:
                          break_on_hyphens=False, break_long_words=False)
 
 
+def _exact(odds) -> str:
+    """An exact figure as its fraction, or where that runs long (Bakkarat's have 50 digits) to 12 figures."""
+    exact = odds.exact()
+    return exact if len(exact) <= 30 else f"≈ {float(Fraction(odds.value)):.12g}"
+
+
 def _indent(text: str, first: str, rest: str) -> list[str]:
     lines = text.split("\n") if text else [""]
     return [first + lines[0]] + [rest + x for x in lines[1:]]
@@ -389,6 +396,8 @@ def playthrough(spec: Spec) -> str:
             if mine and sorted(mine) != [a.text for a in legal]:
                 out.append("  the mover's view lists other legal actions: " + " · ".join(mine))
             out += _legal(legal)
+            for o in state.advice(cp):          # the exact odds the table's Odds panel shows the mover
+                out.append(f"  odds for {names[cp]}: {o.label}: {o.text()} ({_exact(o)})" + (f" — {o.note}" if o.note else ""))
             out.append(f"  chosen: {action.text}" + (f" “{action.label}”" if action.label != action.text else ""))
         before = copy.deepcopy(state)
         n0 = len(state.history)
