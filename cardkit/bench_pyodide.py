@@ -113,6 +113,16 @@ for name in {list(games) if games else None!r} or cardkit.GAMES:
     return rows
 
 
+def copy_cost_rows(cases=None, core: Path | None = None) -> list:
+    """`cardkit.bench.copy_costs` (a move, a clone, an undo and the expert's playouts a CPU second, half-way through
+    seeded games) for each of `cases` (default `bench.COPY_CASES`) in one fresh Pyodide."""
+    from .bench import COPY_CASES
+    code = ("import json\nfrom cardkit.bench import copy_costs\n"
+            f"for name, opts in {list(cases or COPY_CASES)!r}:\n    print(json.dumps(copy_costs(name, opts)))\n")
+    rows, _ = run_python(code, core)
+    return rows
+
+
 # A bare Pyodide page, the static site's baseline (as notebooks/baseline.ipynb is the Voilà site's): the site's own
 # Pyodide started from nothing on the page's main thread, one line of Python run; the moment in the page's clock.
 _BARE_PAGE = """<!DOCTYPE html><meta charset="utf-8"><title>bare</title><script src="static/pyodide/pyodide.js"></script>
@@ -151,7 +161,8 @@ def ratios_to_bare(times: list, bare: list) -> float | None:
 
 
 def report(out=print, expert: bool = True) -> dict:
-    """The cold odds rows and (`expert`) the expert's rows in Pyodide under Node.js, printed as tables."""
+    """In Pyodide under Node.js, printed as tables: the cold odds rows, undo, clone and the expert's playouts a
+    second beside the same natively (`bench.copy_costs`), and (`expert`) the expert's moves at the browser's budget."""
     import os
     core = pyodide_dir()
     load = os.getloadavg()
@@ -165,17 +176,32 @@ def report(out=print, expert: bool = True) -> dict:
         ok = "ok" if r["max"] <= TARGET_COLD_ODDS_BROWSER_S else "MISSED"
         out(f"{r['game']:<15} {o:<44} slowest {r['max'] * 1000:6.0f} ms  {ok}   ({ph})")
     results = {"cold_odds": cold, "load": load}
+    from .bench import COPY_CASES, copy_costs
+    native = [copy_costs(name, opts) for name, opts in COPY_CASES]
+    mine = results["copies"] = copy_cost_rows(core=core)
+    out("Undo, clone and the expert's playouts in Pyodide (cardkit.bench.copy_costs in Node.js: CPU time of the thread "
+        "running Python), beside the same natively, measured just before")
+    out(f"{'game':<15} {'options':<14} {'move':>8} {'clone':>9} {'undo':>9} {'next undo':>10} {'playouts/s':>11} "
+        f"{'natively':>9} {'× native':>9}")
+    for r, n in zip(mine, native):
+        o = ",".join(f"{k}={v}" for k, v in r["options"].items()) or "defaults"
+        ratio = f"{r['playouts_per_s'] / n['playouts_per_s']:.2f}×" if r["playouts_per_s"] and n["playouts_per_s"] else ""
+        out(f"{r['game']:<15} {o:<14} {r['move_s'] * 1e6:>5.1f} µs {r['clone_s'] * 1e6:>6.0f} µs "
+            f"{r['undo_first_s'] * 1e6:>6.0f} µs {r['undo_next_s'] * 1e6:>7.0f} µs {r['playouts_per_s'] or 0:>11,.0f} "
+            f"{n['playouts_per_s'] or 0:>9,.0f} {ratio:>9}")
     if expert:
         from .bench import TARGET_STATIC_EXPERT_S
         from .bots import THINK_MS_BROWSER
         rows = results["expert"] = expert_times(core=core)
         out(f"The expert in Pyodide (Node.js; the static site's budget: {THINK_MS_BROWSER / 1000:g} s a move by the "
             f"clock, never fewer playouts than the evidence; 10 decisions a row; CPU of the thread running Python; "
-            f"target: a move ≤ {TARGET_STATIC_EXPERT_S:g} s)")
+            f"target: a move ≤ {TARGET_STATIC_EXPERT_S:g} s of CPU)")
         out(f"{'game':<15} {'players':>7} {'median':>9} {'slowest':>9} {'CPU slowest':>12} {'playouts/s':>11} "
             f"{'fewest':>7} {'evidence':>9}")
         for e in rows:
-            ok = "ok" if e["slowest_s"] <= TARGET_STATIC_EXPERT_S else "MISSED"
+            # judged by CPU time: on a loaded machine the clock's seconds are mostly other processes' (the
+            # budget is the clock's, so there a move gets fewer playouts, never fewer than the evidence's)
+            ok = "ok" if e["slowest_cpu_s"] <= TARGET_STATIC_EXPERT_S else "MISSED"
             out(f"{e['game']:<15} {e['players']:>7} {e['median_s'] * 1000:>6.0f} ms {e['slowest_s'] * 1000:>6.0f} ms "
                 f"{e['slowest_cpu_s'] * 1000:>9.0f} ms {e['playouts_per_s']:>11,.0f} {e['fewest']:>7} "
                 f"{e['evidence']:>9}  {ok}")
