@@ -8,7 +8,6 @@ from __future__ import annotations
 import time
 
 import cardkit
-from cardkit.bots import THINK_MS_BROWSER
 from cardkit.game import Deal
 from cardkit.rng import Rng
 
@@ -471,53 +470,6 @@ def static_times(site_dir, pages=None, repeats: int = 3, clicks: int = 8) -> dic
                       for p, v in out.items()}, "sizes": sizes, "bare": med(bare)}
 
 
-# The expert's moves in the browser: a page of the built site loads Pyodide with the kit alone and times the
-# expert at the play table's budget there (`tournament.expert_move_times`), every game and player count.
-_EXPERT_PAGE = """<!DOCTYPE html><meta charset="utf-8"><title>expert</title><script src="static/pyodide/pyodide.js"></script>
-<script>
-window.result = (async () => {
-  const py = await loadPyodide({indexURL: "static/pyodide/"});
-  await py.loadPackage(["cardkit"]);
-  return py.runPython(`
-import json, cardkit
-from cardkit.bots import default_playouts, evidence_playouts
-from cardkit.tournament import expert_move_times, player_counts
-out = []
-for name in cardkit.GAMES:
-    for n in player_counts(name):
-        opts = {"players": n} if "players" in cardkit.game_class(name)().options else {}
-        game = cardkit.load_game(name, **opts)
-        r = expert_move_times(name, opts, positions=POSITIONS, playouts=default_playouts(name), ms=MS,
-                              min_playouts=evidence_playouts(game))
-        out.append({"game": name, "players": n, "evidence": evidence_playouts(game), **r})
-json.dumps(out)
-`);
-})();
-</script>"""
-
-
-def static_expert_times(site_dir, positions: int = 10) -> list:
-    """The expert's move at the static site's budget (the play table's: `THINK_MS_BROWSER`, never fewer playouts than the
-    evidence in docs/bots.md), timed in the browser, `positions` decisions of each game and player count."""
-    import json
-    from pathlib import Path
-    from playwright.sync_api import sync_playwright
-    from .site import launch_chromium, serving_static
-    page_file = Path(site_dir) / "bench-expert.html"
-    page_file.write_text(_EXPERT_PAGE.replace("POSITIONS", str(positions)).replace("MS", str(THINK_MS_BROWSER)))
-    try:
-        with serving_static(site_dir) as base, sync_playwright() as pw:
-            browser = launch_chromium(pw)
-            try:
-                page = browser.new_page()
-                page.goto(f"{base}/bench-expert.html")
-                return json.loads(page.evaluate("window.result", ))
-            finally:
-                browser.close()
-    finally:
-        page_file.unlink()
-
-
 def _kernel_rss(server_pid: int) -> tuple[int, int]:
     """(number of kernels, their summed resident memory in bytes): the kernel processes below the
     server process (the site's kernels run widgets/guard.py, others ipykernel_launcher)."""
@@ -602,7 +554,8 @@ def burst_summary(times: dict, memory: dict, baseline: str = "baseline.ipynb") -
 
 
 def report_static(site_dir=None, out=print) -> dict:
-    """The static site's rows: its pages on a cold visit, what a visit downloads, the expert in the browser."""
+    """The static site's rows: its pages on a cold visit and what a visit downloads (the expert in the browser:
+    `bench_pyodide`, in Node.js, as the site's wheel lacks the tournament module that times it)."""
     import tempfile
     from pathlib import Path
     from .site import build_static
@@ -612,7 +565,6 @@ def report_static(site_dir=None, out=print) -> dict:
             if build_static(site_dir) != 0:
                 raise RuntimeError("cardkit build-static failed")
         r = static_times(site_dir)
-        experts = static_expert_times(site_dir)
     ok = lambda good: "ok" if good else "MISSED"  # noqa: E731
     out(f"Static site (cardkit build-static, Python in the browser; a cold visit, median of 3 rounds; targets: "
         f"text on the screen ≤ {TARGET_STATIC_READ_S:g} s, a game's table playable ≤ {TARGET_STATIC_PLAY_S:g} s, "
@@ -634,16 +586,7 @@ def report_static(site_dir=None, out=print) -> dict:
         f"{ok(z['first_gzip'] <= TARGET_STATIC_FIRST_MB * 1e6)}; the whole site {z['site'] / 1e6:.1f} MB "
         f"({z['site_gzip'] / 1e6:.1f} MB compressed; target ≤ {TARGET_STATIC_SITE_MB} MB) "
         f"{ok(z['site'] <= TARGET_STATIC_SITE_MB * 1e6)}")
-    out(f"The expert in the browser (the play table's budget: {THINK_MS_BROWSER / 1000:g} s a move, never fewer playouts than the "
-        f"evidence in docs/bots.md; target: a move ≤ {TARGET_STATIC_EXPERT_S:g} s)")
-    out(f"{'game':<15} {'players':>7} {'median':>9} {'slowest':>9} {'fewest playouts':>16} {'evidence at':>12}")
-    for e in experts:
-        # (the fewest playouts can be a few under the evidence's where a sample's actions do not divide the
-        # budget: the evidence stopped at the same multiple)
-        good = e["slowest_s"] <= TARGET_STATIC_EXPERT_S
-        out(f"{e['game']:<15} {e['players']:>7} {e['median_s'] * 1000:>6.0f} ms {e['slowest_s'] * 1000:>6.0f} ms "
-            f"{e['fewest']:>16} {e['evidence']:>12}  {ok(good)}")
-    return {**r, "expert": experts}
+    return r
 
 
 def run(seconds: float = 2.0, pages: bool = True, out=print, load: bool = True, static: bool = True,
