@@ -253,6 +253,16 @@ def test_the_site_lists_the_files_it_wrote_so_a_rebuild_touches_only_those(stati
         assert listed[rel] == hashlib.sha256(on_disk[rel].read_bytes()).hexdigest()
 
 
+def test_the_tools_were_as_the_build_expects_no_fallback_taken(static_site_dir):
+    """Every assumption about Voici, JupyterLite, the Pyodide kernel and Pyodide held (upstream.py): the site's
+    manifest records no fallback, and the page starts its kernel's worker early from the kernel's own chunk."""
+    assert json.loads((static_site_dir / build.MANIFEST).read_text())["fallbacks"] == []
+    worker = (static_site_dir / "static" / "pyodide" / "kernel-worker.js").read_text()
+    chunk = re.search(r'importScripts\("\.\./\.\./extensions/@jupyterlite/pyodide-kernel-extension/static/([^"]+)"\)',
+                      worker).group(1)
+    assert f'chunk = "{chunk}"' in (static_site_dir / "faro.html").read_text()
+
+
 def test_the_site_is_installable_as_an_app(static_site_dir):
     manifest = json.loads((static_site_dir / "manifest.webmanifest").read_text())
     assert manifest["display"] == "standalone" and manifest["start_url"] == "index.html"

@@ -24,6 +24,14 @@ nbclient, which the kit itself never imports. docs/publishing.md explains the re
   what they loaded, and the whole site when the visitor asks (or installs the site as an app); every file is
   checked against the build's hash, and a new build waits for the visitor's reload. A web-app manifest with
   icons makes the site installable.
+* **The page's own parts** are not all here: the static page is the `cardkit` template's `frontend == "voici"`
+  branch (PAGE_TEMPLATE: its head starts the early worker, its cells carry `cell-index`) and its script
+  (PAGE_SCRIPT, static-site.js: the line at the top, the still pictures, offline). The scripts here carry slots the
+  build fills (SLOTS, one place for all of them).
+* **Other projects' internals.** Every place where the build or the page relies on Voici, JupyterLite, the
+  Pyodide kernel or Pyodide beyond what they promise is an assumption in upstream.py's table, checked here as
+  the build comes to it: one line naming the package and its version if it no longer holds, and where the page
+  can do without it, the plain upstream path instead (docs/publishing.md lists them).
 """
 from __future__ import annotations
 
@@ -45,14 +53,35 @@ import tempfile
 import zipfile
 from pathlib import Path
 
+try:                                    # (run as a script by `cardkit build-static`, or imported as a module)
+    from cardkit.static_site import upstream
+except ImportError:                     # pragma: no cover
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent))
+    from cardkit.static_site import upstream
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 TEMPLATE_DIR = ROOT / "cardkit" / "voila_template"      # the Jupyter data dir with the `cardkit` template
+# The static page's parts that live with the Voilà site's template (the same template, its `frontend == "voici"`
+# branch): the page's head (the early worker), its cells (`cell-index`, the still pictures) and its script.
+PAGE_TEMPLATE = TEMPLATE_DIR / "nbconvert" / "templates" / "cardkit" / "index.html.j2"
+PAGE_SCRIPT = TEMPLATE_DIR / "nbconvert" / "templates" / "cardkit" / "static" / "static-site.js"
+# The slots the build fills in its own scripts, each written once in its file (tests/test_static_checks.py checks
+# that): file -> what it is -> the text there.
+SLOTS = {
+    "kernel-worker.js": {"packages": "/*PACKAGES*/[]", "chunk": '/*CHUNK*/""'},
+    "pyodide-preload.js": {"snapshot": "/*SNAPSHOT*/null", "downloads": "/*DOWNLOADS*/null"},
+    "service-worker.js": {"workbox": "importScripts(.../*WORKBOX*/[]);", "manifest": "/*MANIFEST*/[]",
+                          "start": "/*START*/[]", "jupyterlite": '/*JUPYTERLITE*/"jupyterlite-service-worker.js"'},
+}
 NOTEBOOKS = ROOT / "notebooks"
 DEFAULT_CACHE = ROOT / "build" / "static-cache"
 PYODIDE_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip")
-KERNEL_EXTENSION = "@jupyterlite/pyodide-kernel-extension"
-KERNEL_PLUGIN = KERNEL_EXTENSION + ":kernel"
+KERNEL_EXTENSION = upstream.KERNEL_EXTENSION
+KERNEL_PLUGIN = upstream.KERNEL_PLUGIN
+# Where the kernel's worker loads Pyodide from: the site's preload (the early start, the snapshot), or Pyodide's
+# own pyodide.js where the kernel no longer loads it as the preload expects (upstream: worker-loads-pyodide).
+PYODIDE_URL = "./static/pyodide/pyodide-preload.js"
 # The in-browser kernel's own wheels (shipped inside jupyterlite-pyodide-kernel): the kernel, and stand-ins for
 # ipykernel and widgetsnbextension that only declare what ipywidgets asks for (its piplite: STAND_INS below).
 KERNEL_WHEELS = ("pyodide_kernel-*.whl", "ipykernel-*.whl", "widgetsnbextension-4.*.whl")
@@ -83,7 +112,8 @@ STAND_INS = {"piplite": {
 PRELOAD = ("micropip", "piplite", "ipykernel", "comm", "pyodide_kernel", "ipython", "sqlite3", "jedi",
            "ipywidgets", "cardkit")
 # Files of the JupyterLite build that no page of the site uses (found by recording every request of every
-# page; the static browser tests fail on any request that is not answered).
+# page; the static browser tests fail on any request that is not answered). Some are written only by other
+# versions or settings of the tools; removed where they are there.
 PRUNE = ("lab", "notebooks", "tree", "edit", "repl", "consoles", "doc", "files", "jupyter-lite.ipynb",
          "jupyterlite.schema.v0.json", "bootstrap.js", "config-utils.js", "index.html", "voici/index.html",
          "voici/render", "voici/tree", "voici/favicon.ico", "icon-120x120.png", "icon-512x512.png",
@@ -94,6 +124,24 @@ PRUNE = ("lab", "notebooks", "tree", "edit", "repl", "consoles", "doc", "files",
 
 class BuildError(Exception):
     """A build step failed; the message says which and why, in one line."""
+
+
+def assume(key: str, fn, *args, fallback_ok: bool = True):
+    """upstream.check, its one line a BuildError where the build cannot do without the assumption."""
+    try:
+        return upstream.check(key, fn, *args, fallback_ok=fallback_ok)
+    except upstream.UpstreamChanged as e:
+        raise BuildError(str(e)) from None
+
+
+def fill(name: str, values: dict, text: str | None = None) -> str:
+    """The build's script `name` (from here, or `text`) with each of its SLOTS filled by values[what]."""
+    text = (HERE / name).read_text(encoding="utf-8") if text is None else text
+    for what, slot in SLOTS[name].items():
+        if text.count(slot) != 1:
+            raise BuildError(f"{name} lacks its slot {slot}")
+        text = text.replace(slot, values[what])
+    return text
 
 
 def run(cmd, **kw):
@@ -162,18 +210,7 @@ def kernel_wheels() -> list[Path]:
             break
     else:
         raise BuildError("jupyterlite-pyodide-kernel's wheels were not found (pip install -e '.[static]')")
-    index = json.loads((pypi / "all.json").read_text())
-    digests = {r["filename"]: r["digests"]["sha256"] for p in index.values() for rs in p["releases"].values()
-               for r in rs}
-    out = []
-    for pattern in KERNEL_WHEELS:
-        found = sorted(pypi.glob(pattern))
-        if len(found) != 1:
-            raise BuildError(f"expected one {pattern} in {pypi}, found {len(found)}")
-        if sha256(found[0].read_bytes()) != digests.get(found[0].name):
-            raise BuildError(f"{found[0].name} does not match the hash in jupyterlite-pyodide-kernel's index")
-        out.append(found[0])
-    return out
+    return assume("kernel-wheels", upstream.kernel_wheels, pypi, KERNEL_WHEELS, fallback_ok=False)
 
 
 KIT_PACKAGES = ("cardkit", "widgets")
@@ -287,8 +324,7 @@ def trimmed_pygments(wheel: Path, tmp: Path) -> Path:
             zout.writestr(info, data)
     with zipfile.ZipFile(out) as z:
         text = z.read("pygments/lexers/_mapping.py").decode("utf-8")
-    if not all(f"'pygments.lexers.{name}'" in text for name in PYGMENTS_LEXERS):
-        raise BuildError("Pygments' list of lexers is not as this build expects it: has Pygments changed?")
+    assume("pygments-mapping", upstream.pygments_mapping, text, PYGMENTS_LEXERS)
     return out
 
 
@@ -372,21 +408,38 @@ def _address_in(memory: bytes, data: bytes) -> int | None:
     return best if best is not None and votes[best] >= 16 else None
 
 
-def memory_snapshot(pyodide: Path) -> dict:
+def memory_snapshot(pyodide: Path) -> dict | None:
     """Pyodide's memory once Python has started (make_snapshot.js), for a page's Python to start from rather
     than start Python itself (2-3 s less on the machine it was measured on). Written as the changes from the
     memory's starting contents, which the wasm holds and every page downloads anyway (the browser takes them
     from that file), gzip-compressed: 3.8 MB rather than 5.2. The same site gives the same bytes (make_snapshot.js
-    fixes what Python asks of the clock and of chance as it starts). Returns what pyodide-preload.js needs to know."""
+    fixes what Python asks of the clock and of chance as it starts). Returns what pyodide-preload.js needs to know;
+    None where Pyodide's snapshot is not as the build expects (upstream: pyodide-snapshot): the pages then start
+    Python from nothing."""
+    return assume("pyodide-snapshot", _memory_snapshot, pyodide)
+
+
+def _memory_snapshot(pyodide: Path) -> dict:
+    upstream.pyodide_snapshot((pyodide / "pyodide.js").read_text(encoding="utf-8"),
+                              (pyodide / "pyodide.asm.js").read_text(encoding="utf-8"))
     raw = pyodide / "memory.raw"
-    run(["node", HERE / "make_snapshot.js", pyodide, raw], env={**os.environ, "TZ": "UTC"})
+    try:
+        run(["node", HERE / "make_snapshot.js", pyodide, raw], env={**os.environ, "TZ": "UTC"})
+    except BuildError as e:
+        raise upstream.Changed(f"make_snapshot.js failed ({str(e).splitlines()[-1][:120]})") from None
     snap = bytearray(raw.read_bytes())
     raw.unlink()
     wasm = (pyodide / "pyodide.asm.wasm").read_bytes()
     head = int.from_bytes(snap[4:8], "little")              # the snapshot's header; memory follows it
+    if not 8 <= head < len(snap):
+        raise upstream.Changed(f"the snapshot's header length ({head}) is not its second uint32")
     memory = memoryview(snap)[head:]
     segments = []
-    for at, length in wasm_data_segments(wasm):
+    try:
+        data = wasm_data_segments(wasm)
+    except BuildError as e:
+        raise upstream.Changed(str(e)) from None
+    for at, length in data:
         address = _address_in(bytes(memory[:length + (2 << 20)]), wasm[at:at + length])
         if address is None:
             continue
@@ -395,7 +448,7 @@ def memory_snapshot(pyodide: Path) -> dict:
         changed = int.from_bytes(snap[start:start + length], "little") ^ int.from_bytes(wasm[at:at + length], "little")
         snap[start:start + length] = changed.to_bytes(length, "little")
     if not segments:
-        raise BuildError("the wasm's data was not found in Pyodide's snapshot: has Pyodide changed?")
+        raise upstream.Changed("the wasm's data was not found in Pyodide's snapshot")
     del memory
     name = "pyodide-memory.gz"
     (pyodide / name).write_bytes(gzip.compress(bytes(snap), compresslevel=9, mtime=0))
@@ -447,12 +500,11 @@ def pyodide_dir(core: Path, wheels: list[Path], dest: Path, sources: list[Path])
     if missing:
         raise BuildError(f"the lock lacks what the kernel loads: {missing}")
     snapshot = memory_snapshot(dest)
-    preload = (HERE / "pyodide-preload.js").read_text()
-    preload = preload.replace("/*SNAPSHOT*/null", json.dumps(snapshot))
-    (dest / "pyodide-preload.js").write_text(preload.replace("/*DOWNLOADS*/null", json.dumps(start_downloads(dest, lock, snapshot))))
+    (dest / "pyodide-preload.js").write_text(fill("pyodide-preload.js", {
+        "snapshot": json.dumps(snapshot), "downloads": json.dumps(start_downloads(dest, lock, snapshot))}))
 
 
-def start_downloads(dest: Path, lock: dict, snapshot: dict) -> dict:
+def start_downloads(dest: Path, lock: dict, snapshot: dict | None) -> dict:
     """What Python's start fetches, each file with its size: the page counts them as they arrive ("Starting
     Python: 3.2 of 13.7 MB"). The WebAssembly file, the standard library, the lock file, the memory snapshot,
     and the wheels of what the worker loads at once with all they depend on (Pyodide's scripts are loaded by
@@ -464,7 +516,7 @@ def start_downloads(dest: Path, lock: dict, snapshot: dict) -> dict:
         if name not in wheels:
             wheels.add(name)
             todo += packages[name]["depends"]
-    files = ["pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json", snapshot["file"]]
+    files = ["pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"] + ([snapshot["file"]] if snapshot else [])
     files += [packages[n]["file_name"] for n in wheels]
     return {f: (dest / f).stat().st_size for f in sorted(files)}
 
@@ -476,27 +528,42 @@ def lite_shell(lite_dir: Path, out: Path) -> dict:
     voici = "import sys; from voici_core.app import main; sys.argv[0] = 'voici'; sys.exit(main())"
     run([sys.executable, "-c", voici, "build", "--lite-dir", lite_dir, "--output-dir", out,
          "--no-sourcemaps", "--no-unused-shared-packages", "--source-date-epoch", "1"], cwd=lite_dir, env=env)
-    config = json.loads((out / "jupyter-lite.json").read_text())["jupyter-config-data"]
-    return config
+    assume("jl-worker-script", upstream.jl_worker_script, (out / "service-worker.js").read_text(encoding="utf-8")
+           if (out / "service-worker.js").is_file() else None)
+    config = json.loads((out / "jupyter-lite.json").read_text())
+    assume("lite-config", upstream.lite_config, config)
+    return config["jupyter-config-data"]
 
 
-def kernel_worker(out: Path) -> str:
+def kernel_worker(out: Path, kernel_wheel: Path | None = None) -> str:
     """static/pyodide/kernel-worker.js: the kernel's worker, which the page starts from its head (Pyodide's start
     then runs while the page's scripts load). It runs the kernel's own worker script, found here in the kernel
     extension's code: the script the kernel creates when the page is not cross-origin isolated. Returns that
-    script's file name (the page hands its early worker to the kernel when the kernel asks for this one)."""
-    folder = out / "extensions" / KERNEL_EXTENSION / "static"
-    pattern = re.compile(r"crossOriginIsolated\?new Worker\(.{0,80}?\):new Worker\(new URL\(\w+\.p\+\w+\.u\((\d+)\)")
-    ids = {m.group(1) for f in folder.glob("*.js") for m in pattern.finditer(f.read_text(encoding="utf-8"))}
-    chunks = [f.name for i in ids for f in folder.glob(f"{i}.*.js")]
-    if len(chunks) != 1:
-        raise BuildError(f"the Pyodide kernel's worker script is not where this build looks for it ({chunks or 'none'}):"
-                         " has jupyterlite-pyodide-kernel changed?")
-    script = (HERE / "kernel-worker.js").read_text()
-    script = script.replace("/*PACKAGES*/[]", json.dumps(list(PRELOAD)))
-    script = script.replace('/*CHUNK*/""', json.dumps(f"../../extensions/{KERNEL_EXTENSION}/static/{chunks[0]}"))
+    script's file name (the page hands its early worker to the kernel when the kernel asks for this one); "" where
+    the kernel's code is not as the build expects (upstream's checks of the kernel, run here): the page then has
+    no early worker and the kernel starts its own, and where the worker no longer loads Pyodide as the preload
+    expects, the kernel loads Pyodide's own pyodide.js. `kernel_wheel`: the kernel's own pyodide_kernel wheel
+    (what of piplite its Python uses)."""
+    global PYODIDE_URL
+    files = upstream.extension_files(out / "extensions" / KERNEL_EXTENSION / "static")
+    assume("kernel-settings", upstream.kernel_settings, files)
+    chunk = assume("kernel-worker-chunk", upstream.kernel_worker_chunk, files)
+    worker = files[chunk] if chunk else "\n".join(files.values())
+    main = next((t for t in files.values() if upstream.WORKER_PATTERN.search(t)), "\n".join(files.values()))
+    assume("kernel-messages", upstream.kernel_messages, main)
+    assume("worker-packages", upstream.worker_packages, worker, PRELOAD)
+    kernel_py = list(upstream.wheel_sources(kernel_wheel).values()) if kernel_wheel else []
+    assume("piplite-names", upstream.piplite_names, [worker, *kernel_py], STAND_INS["piplite"])
+    if assume("worker-loads-pyodide", upstream.worker_loads_pyodide, worker) is None:
+        PYODIDE_URL = "./static/pyodide/pyodide.js"
+        return ""
+    if not chunk:
+        return ""
+    script = fill("kernel-worker.js", {
+        "packages": json.dumps(list(PRELOAD)),
+        "chunk": json.dumps(f"../../extensions/{KERNEL_EXTENSION}/static/{chunk}")})
     (out / "static" / "pyodide" / "kernel-worker.js").write_text(script)
-    return chunks[0]
+    return chunk
 
 
 def page_config(lite: dict, notebook: str) -> dict:
@@ -508,7 +575,7 @@ def page_config(lite: dict, notebook: str) -> dict:
              include_output=True, include_output_prompt=False)
     c["federated_extensions"] = [e for e in c["federated_extensions"] if e["name"] == KERNEL_EXTENSION]
     kernel = c.setdefault("litePluginSettings", {}).setdefault(KERNEL_PLUGIN, {})
-    kernel.update(pyodideUrl="./static/pyodide/pyodide-preload.js", disablePyPIFallback=True,
+    kernel.update(pyodideUrl=PYODIDE_URL, disablePyPIFallback=True,
                   loadPyodideOptions={"packages": list(PRELOAD)})
     kernel.pop("pipliteUrls", None)       # every package comes from the lock; piplite has no index to read
     for key in ("fileTypes", "licensesUrl"):
@@ -742,7 +809,8 @@ def start_files(out: Path) -> list[str]:
     (kernel-worker.js names them), and the files pyodide-preload.js counts (`self.ckDownloads`). A page keeps
     these with itself: they are fetched by its worker, where the page's own list of what it loaded cannot see."""
     folder = "static/pyodide/"
-    worker = (out / folder / "kernel-worker.js").read_text(encoding="utf-8")
+    early = out / folder / "kernel-worker.js"       # (none where the page has no early worker: upstream's checks)
+    worker = early.read_text(encoding="utf-8") if early.is_file() else ""
     names = {"kernel-worker.js", "pyodide-preload.js", "pyodide.js", "pyodide.asm.js"}
     names |= set(re.findall(r'importScripts\(\s*(?:/\*\w+\*/)?"([^"]+)"', worker))
     preload = (out / folder / "pyodide-preload.js").read_text(encoding="utf-8")
@@ -776,18 +844,18 @@ def service_worker(out: Path) -> None:
     missing = [rel for rel in [*imports, "jupyterlite-service-worker.js"] if rel not in revision]
     if missing:
         raise BuildError(f"the service worker's scripts are not in the site: {missing}")
-    sw = (HERE / "service-worker.js").read_text(encoding="utf-8")
-    fills = {"importScripts(.../*WORKBOX*/[]);": "importScripts(" + ", ".join(
-                 json.dumps(f"{rel}?v={revision[rel]}") for rel in imports) + ");",
-             "/*MANIFEST*/[]": "[\n" + ",\n".join(json.dumps(e, separators=(",", ":")) for e in manifest) + "]",
-             "/*START*/[]": json.dumps(start_files(out)),
-             '/*JUPYTERLITE*/"jupyterlite-service-worker.js"':
-                 json.dumps(f"jupyterlite-service-worker.js?v={revision['jupyterlite-service-worker.js']}")}
-    for placeholder, value in fills.items():
-        if sw.count(placeholder) != 1:
-            raise BuildError(f"service-worker.js lacks its placeholder {placeholder}")
-        sw = sw.replace(placeholder, value)
+    sw = fill("service-worker.js", {
+        "workbox": "importScripts(" + ", ".join(json.dumps(f"{rel}?v={revision[rel]}") for rel in imports) + ");",
+        "manifest": "[\n" + ",\n".join(json.dumps(e, separators=(",", ":")) for e in manifest) + "]",
+        "start": json.dumps(start_files(out)),
+        "jupyterlite": json.dumps(f"jupyterlite-service-worker.js?v={revision['jupyterlite-service-worker.js']}")})
     (out / "service-worker.js").write_text(sw, encoding="utf-8")
+
+
+# What is left of the app once PRUNE has gone (before the pages, the site's own files and the Pyodide folder are
+# added): anything else is new in the tools (upstream: lite-layout), and the folders the pages load from.
+KEEP = ("api", "extensions", "static", "voici", "service-worker.js", f"extensions/{KERNEL_EXTENSION}")
+NEEDED = ("voici/build", f"extensions/{KERNEL_EXTENSION}/static")
 
 
 def prune(out: Path) -> None:
@@ -797,6 +865,7 @@ def prune(out: Path) -> None:
             shutil.rmtree(p)
         elif p.exists():
             p.unlink()
+    assume("lite-layout", upstream.lite_layout, out, KEEP, NEEDED)
     # JupyterLite's in-browser contents (its "drive") reads this listing at start: the site keeps no files there
     listing = {"content": [], "created": "1980-01-01T00:00:00Z", "format": "json", "hash": None,
                "hash_algorithm": None, "last_modified": "1980-01-01T00:00:00Z", "mimetype": None, "name": "",
@@ -859,7 +928,8 @@ def install_site(stage: Path, out: Path, listed: dict) -> None:
     earlier build did not write stops the install before anything is changed."""
     new = {p.relative_to(stage).as_posix(): p for p in sorted(stage.rglob("*")) if p.is_file()}
     manifest = {"format": MANIFEST_FORMAT, "version": 1,
-                "files": {rel: sha256(p.read_bytes()) for rel, p in new.items()}}
+                "files": {rel: sha256(p.read_bytes()) for rel, p in new.items()},
+                "fallbacks": list(upstream.TAKEN)}        # where the tools were not as the build expects: upstream.py
     if not out.exists() or (not listed and out.is_dir() and not any(out.iterdir())):
         out.parent.mkdir(parents=True, exist_ok=True)
         fresh = Path(tempfile.mkdtemp(prefix=f".{out.name}.cardkit-new-", dir=out.parent))
@@ -908,15 +978,41 @@ def install_site(stage: Path, out: Path, listed: dict) -> None:
     os.replace(tmp, out / MANIFEST)
 
 
+def preflight() -> None:
+    """Before any work, what the installed tools' code must be for the page (upstream's table): the Pyodide the
+    kernel runs, Voici's page, JupyterLite's service worker, Voilà's template. The kernel's chunk is checked where
+    the build reads it (kernel_worker), Pyodide's files once fetched, the app's files once built."""
+    import jupyterlite_pyodide_kernel
+    import voici_core.exporter
+    constants = (Path(jupyterlite_pyodide_kernel.__file__).parent / "constants.py").read_text(encoding="utf-8")
+    assume("pyodide-version", upstream.pyodide_version, constants, upstream.version_of("pyodide"))
+    bundle = upstream.voici_bundle()
+    exporter = Path(voici_core.exporter.__file__).read_text(encoding="utf-8")
+    for key, fn, args in (("voici-cell-index", upstream.voici_cell_index, (bundle,)),
+                          ("voici-progress", upstream.voici_progress, (bundle,)),
+                          ("voici-page-config", upstream.voici_page_config, (bundle, exporter)),
+                          ("voici-exporter", upstream.voici_exporter, (exporter,)),
+                          ("jl-service-worker", upstream.jl_service_worker, (bundle,)),
+                          ("jl-service-worker-key", upstream.jl_service_worker_key, (bundle,)),
+                          ("voila-template", upstream.voila_template, upstream.voila_templates())):
+        assume(key, fn, *args)
+
+
 def build(out: Path, cache: Path = DEFAULT_CACHE) -> None:
     out = Path(os.path.abspath(out))
-    listed = check_target(out)          # before any work: refuse a folder this kit did not make
+    check_target(out)                   # before any work: refuse a folder this kit did not make
+    upstream.TAKEN.clear()
+    preflight()
     cache.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="cardkit-static-") as tmp:
         tmp = Path(tmp)
         say("Fetching and checking what the browser runs")
         core = pyodide_core(cache)
-        wheels = [trimmed_pygments(w, tmp) if w.name.startswith("pygments-") else w for w in pypi_wheels(cache)]
+        assume("pyodide-core", upstream.pyodide_core, core, PYODIDE_FILES)
+        fetched = pypi_wheels(cache)
+        ipython = next(w for w in fetched if w.name.startswith("ipython-"))
+        assume("ipython-terminal", upstream.ipython_terminal, upstream.wheel_sources(ipython, "IPython/"))
+        wheels = [trimmed_pygments(w, tmp) if w.name.startswith("pygments-") else w for w in fetched]
         wheels += kernel_wheels() + [kit_wheel(tmp)]
         say("Compiling the browser's Python packages")
         compiled = compile_wheels(core, wheels, tmp / "compiled")
@@ -926,7 +1022,7 @@ def build(out: Path, cache: Path = DEFAULT_CACHE) -> None:
         stage = tmp / "site"
         lite = lite_shell(lite_dir, stage)
         prune(stage)
-        kernel_chunk = kernel_worker(stage)
+        kernel_chunk = kernel_worker(stage, next(w for w in wheels if w.name.startswith("pyodide_kernel-")))
         say("Running the pages")
         pages = build_pages(stage, lite, kernel_chunk)
         offline_files(stage, pages, core.parent)
