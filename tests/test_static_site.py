@@ -684,6 +684,34 @@ def test_on_a_connection_that_saves_data_the_site_is_not_saved_whole(chromium, s
     context.close()
 
 
+def test_the_service_worker_itself_saves_no_whole_site_on_a_connection_that_saves_data(chromium, static_site_dir,
+                                                                                        tmp_path):
+    """The service worker reads the connection too (navigator.connection.saveData, as a worker sees it): asked for
+    the whole site by any page (here a message straight to it, past the page's own check), it keeps nothing more
+    and says why, and the page shows that. A browser's worker cannot be told it saves data from a test: a copy of
+    the site whose worker says so (its first line) stands in. A page load, no wait for Python (about 5 s)."""
+    site = tmp_path / "site"
+    site.mkdir()
+    for p in static_site_dir.iterdir():
+        if p.name != "service-worker.js":
+            (site / p.name).symlink_to(p)
+    (site / "service-worker.js").write_text(
+        "Object.defineProperty(NetworkInformation.prototype, 'saveData', { get: () => true });\n"
+        + (static_site_dir / "service-worker.js").read_text())
+    context = chromium.new_context(viewport={"width": 390, "height": 800})
+    page = context.new_page()
+    with serving_static(site) as base:
+        page.goto(f"{base}/faro.html")
+        page.evaluate("navigator.serviceWorker.ready.then((r) => { r.active.postMessage({ type: 'cardkit-precache' }); })")
+        _offline_state(page, "save-data", 60000)
+        assert page.locator(".ck-offline").inner_text().startswith("Not saved: your connection is set to save data.")
+        page.wait_for_timeout(1500)
+        kept = _cached(page, base)
+        assert not [rel for rel in kept if rel.endswith(".html") and rel != "faro.html"]
+        assert len(kept) < len(_sw_manifest(static_site_dir)) / 4
+    context.close()
+
+
 # the title of every document the tab shows, in order (kept across its reloads)
 _TITLES = """addEventListener("DOMContentLoaded", () => {
   const seen = JSON.parse(sessionStorage.getItem("ckTitles") || "[]");

@@ -9,7 +9,9 @@
    - What is kept is the visitor's choice. A page opened is kept with what it loaded (the page sends the list
      once it is ready, "cardkit-keep"; later requests are kept as they are answered). The whole site only on
      "cardkit-precache": the "Make available offline" button, or the site installed as an app; the page asks
-     for neither on a connection that saves data.
+     for neither on a connection that saves data, and the worker itself keeps nothing more than what was opened
+     while its own view of the connection says so (navigator.connection.saveData, where a worker can see it):
+     it answers "cardkit-precache" with `saveData`, and a new version brings up to date only what was kept.
    - A new build is a new version of this file (its MANIFEST changes). It installs beside the old one, fetching
      anew (revalidated, never from a stale HTTP cache) the changed files of what the visitor kept — the whole
      site if they had asked for it — and then waits: the pages still open are the old build's and are served
@@ -138,7 +140,7 @@ it in a moment.</p>
   /* The addresses the previous version kept (its revisions; or the caches of the site's earlier worker), and the
      whole site if the visitor asked for it: what a new version fetches as it installs. */
   async function previouslyKept() {
-    if (await (await caches.open(SETTINGS)).match(WHOLE)) return [...ENTRIES.keys()];
+    if (!savingData() && await (await caches.open(SETTINGS)).match(WHOLE)) return [...ENTRIES.keys()];
     const urls = new Set();
     for (const r of await (await caches.open(CACHE)).keys()) {
       const u = new URL(r.url);
@@ -152,6 +154,9 @@ it in a moment.</p>
   }
 
   const entriesOf = (urls) => urls.map((u) => ENTRIES.get(u));
+
+  /* The visitor's connection says it saves data (a phone's Data Saver), as far as this worker can see it. */
+  const savingData = () => !!(self.navigator && self.navigator.connection && self.navigator.connection.saveData);
 
   // JupyterLite's worker calls skipWaiting() as it installs: a new version would take over pages of the old
   // one at once. The site's new version waits for the visitor's Reload (SKIP_WAITING) or for the old pages to
@@ -192,6 +197,10 @@ it in a moment.</p>
 
   let whole = null;
   async function keepWhole(event) {
+    if (savingData()) {                 // not the whole site on a connection that saves data, whoever asks
+      await tell({ ...(await status()), saveData: true });
+      return;
+    }
     await (await caches.open(SETTINGS)).put(WHOLE, new Response("the visitor asked for the whole site"));
     try {
       await keep([...ENTRIES.keys()], event, true);

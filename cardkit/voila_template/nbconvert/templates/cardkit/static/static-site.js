@@ -148,8 +148,10 @@
     if (state) offline.setAttribute("data-state", state); else offline.removeAttribute("data-state");
     if (button) offline.appendChild(button);
   }
+  var SAVE_DATA = "Not saved: your connection is set to save data. The pages you open still work offline.";
   function showOffline(m) {
     if (!offline || update) return;
+    if (m.saveData && !m.complete) return offlineSay(SAVE_DATA, "save-data");
     if (m.complete) return offlineSay("Available offline: every page works without a network.", "complete");
     if (m.saving) {
       return offlineSay("Saving every page for offline use: " + mb(Math.min(m.doneBytes, m.totalBytes)) + " of " +
@@ -165,8 +167,7 @@
       "Keep the whole site in this browser, so that every page works without a network",
       function () {
         if (saveData) {
-          offlineSay("Not saved: your connection is set to save data. The pages you open still work offline.",
-                     "save-data");
+          offlineSay(SAVE_DATA, "save-data");
         } else {
           keepWholeSite();
         }
