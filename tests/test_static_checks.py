@@ -106,7 +106,9 @@ def test_the_pyodide_checks_fail_on_a_changed_core(tmp_path, versions):
 BUNDLE = ('const A=document.querySelector(`[cell-index="${e+1}"]`);window.update_loading_text(e+1,s,null);'
           'window.display_cells();p.fromString(i.PageConfig.getOption("notebookSrc"));'
           'i.PageConfig.getOption("include_output");const b=s.p+"service-worker.js";i.searchParams.set("enableCache",n);'
-          'const t=`${e}-version`;P=a.PageConfig.getOption("appVersion")')
+          'const t=`${e}-version`;P=a.PageConfig.getOption("appVersion");const a=s.URLExt.join(s.PageConfig'
+          '.getBaseUrl(),"api/contents",e,"all.json");const e=await fetch(a),i=JSON.parse(await e.text());'
+          'for(const e of i.content)t.set(e.name,e)')
 EXPORTER = ("    def __init__(self, *args, **kwargs):\n        self.files_url_prefix = kwargs.pop('files_url_prefix', '')\n"
             "        self.voici_configuration = kwargs.pop('voici_config')\n"
             "        self.page_config = kwargs.pop('page_config', {})\n"
@@ -117,7 +119,7 @@ EXPORTER = ("    def __init__(self, *args, **kwargs):\n        self.files_url_pr
 
 def test_the_voici_and_jupyterlite_checks_fail_on_a_changed_bundle(versions):
     for fn in (upstream.voici_cell_index, upstream.voici_progress, upstream.jl_service_worker,
-               upstream.jl_service_worker_key):
+               upstream.jl_service_worker_key, upstream.jl_drive_listing):
         fn(BUNDLE)
     upstream.voici_page_config(BUNDLE, EXPORTER)
     upstream.voici_exporter(EXPORTER)
@@ -131,6 +133,7 @@ def test_the_voici_and_jupyterlite_checks_fail_on_a_changed_bundle(versions):
                                       EXPORTER.replace("cell_generator(self, nb, kernel_id)", "cells(self, nb)"), **v)
     _fails("jl-service-worker", upstream.jl_service_worker, BUNDLE.replace('"service-worker.js"', '"sw.js"'), **v)
     _fails("jl-service-worker-key", upstream.jl_service_worker_key, BUNDLE.replace("-version`", "-v`"), **v)
+    _fails("jl-drive-listing", upstream.jl_drive_listing, BUNDLE.replace('"all.json"', '"index.json"'), **v)
 
 
 def test_the_built_app_checks_fail_on_a_changed_app(tmp_path, versions):

@@ -994,6 +994,7 @@ def preflight() -> None:
                           ("voici-exporter", upstream.voici_exporter, (exporter,)),
                           ("jl-service-worker", upstream.jl_service_worker, (bundle,)),
                           ("jl-service-worker-key", upstream.jl_service_worker_key, (bundle,)),
+                          ("jl-drive-listing", upstream.jl_drive_listing, (bundle,)),
                           ("voila-template", upstream.voila_template, upstream.voila_templates())):
         assume(key, fn, *args)
 

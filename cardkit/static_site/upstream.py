@@ -100,6 +100,9 @@ TABLE = [
     Assumption("jl-service-worker-key", V, "0.10.0", "static-site.js (records the site's worker)",
                "JupyterLite to unregister every worker unless localStorage holds `<scriptURL>-version` = appVersion",
                "voici_core/static/build/*.js (@jupyterlite/apputils)"),
+    Assumption("jl-drive-listing", V, "0.10.0", "build.prune (writes api/contents/all.json, an empty folder)",
+               "JupyterLite's drive to read a folder's listing from api/contents/<path>/all.json, its files in `content`",
+               "voici_core/static/build/*.js (@jupyterlite's drive)"),
     Assumption("jl-worker-script", L, "0.7.6", "build.offline_files, service-worker.js (importScripts at its end)",
                "JupyterLite's service-worker.js at the site's root, a classic script (no import/export)",
                "the built service-worker.js"),
@@ -305,6 +308,11 @@ def jl_service_worker_key(bundle: str) -> None:
         raise Changed("JupyterLite no longer keeps `<scriptURL>-version` with appVersion")
 
 
+def jl_drive_listing(bundle: str) -> None:
+    if not re.search(r'"api/contents",\w+,"all\.json"\).{0,200}?\.content\)', bundle):
+        raise Changed("JupyterLite's drive no longer reads api/contents/<path>/all.json and its `content`")
+
+
 def jl_worker_script(text: str | None) -> None:
     if text is None:
         raise Changed("the build wrote no service-worker.js at the site's root")
@@ -445,6 +453,7 @@ def installed_checks(cache: Path | None = None) -> list[tuple[str, str]]:
     run("voici-exporter", voici_exporter, exporter)
     run("jl-service-worker", jl_service_worker, bundle)
     run("jl-service-worker-key", jl_service_worker_key, bundle)
+    run("jl-drive-listing", jl_drive_listing, bundle)
     run("voila-template", voila_template, *voila_templates())
     wheels = {name: next(iter(sorted((cache / "wheels").glob(f"{name}-*.whl"))), None) for name in ("ipython", "pygments")}
     if wheels["ipython"]:
