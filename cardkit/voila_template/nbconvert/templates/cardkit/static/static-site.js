@@ -1,5 +1,6 @@
 /* cardkit's static site (frontend "voici"): the page is readable at once and Python starts in the
-   background. This script
+   background. (Part of the static page, built by cardkit/static_site/build.py, which names it PAGE_SCRIPT; what it
+   relies on of Voici and JupyterLite is checked there: upstream.py, voici-progress and jl-service-worker*.) This script
    - says what Python is doing in the line at the top (#ck-python): how much of its download has come
      ("Starting Python: 3.2 of 13.7 MB", counted by the kernel's worker: pyodide-preload.js), the page's
      set-up, and when it is ready; on a page opened as a file, where Python cannot start, that the site needs a
