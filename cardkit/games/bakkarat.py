@@ -202,7 +202,62 @@ class Bakkarat(Game):
 SEAT = {n: p for p, n in enumerate(NAMES)}
 
 
-class BakkaratState(State):
+class BakkaratNarration:
+    """How a game of Bakkarat is told: each move in words as everyone sees it (`describe`), and where the
+    game says more to the player who made it, as he follows it (`narrate`), a round's result in words
+    (`round_result`). Apart from the rules (the state's moves, legal actions and scoring, `BakkaratState`), as
+    OpenSpiel keeps its observers apart from its games; mixed into `BakkaratState`, it reads the position it tells."""
+    __slots__ = ()        # (mixed into a state that may keep its position in slots)
+
+    def round_result(self) -> str:
+        last = self.last
+        if last is None:
+            return ""
+        coup, b, hands, counts = last[:4]
+        shown = "; ".join(f"{NAMES[q]} " + " ".join(c.label for c in hands[q]) + f" = {counts[q]}" for q in range(3))
+        note = self.showdown_note()
+        bal = self._scores()
+        return (f"Coup {coup}, the showdown: {shown}. {note[0].upper()}{note[1:]}. Balances: "
+                + ", ".join(f"{NAMES[p]} {signed_units(bal[p])}" for p in range(3)) + ".")
+
+    def describe(self, action, after: State | None = None) -> str:
+        if action.__class__ is Deal:
+            b = NAMES[self.banker]
+            return (f"Pack {self.pack_no + 1}: {b} holds the bank, shuffles the whole pack, has it cut and deals "
+                    f"two cards each, face down, from the left [BA-1.4].")
+        p = self.current_player
+        if p < 0:
+            return super().describe(action, after)
+        who = NAMES[p]
+        d = action.data
+        kind = d[0]
+        if kind == "stake":
+            n = d[1]
+            line = f"{who} stakes {plural(n, 'unit')} [BA-3.2]"
+            if d[2]:
+                line += f"; his partner puts {n} beside it [BA-3.3]"
+            return line + "."
+        if kind == "close":
+            line = (f"{who} closes the stakes" + (", and a partner shares the bank [BA-3.3]" if d[1] else "")
+                    + "; the players look at their cards [BA-3.2].")
+            if after is not None:
+                line += self._bak_text(after)
+            return line
+        if kind == "draw":
+            line = f"{who} asks for a third card, dealt face up [BA-2]."
+            if after is not None:
+                last = after.last
+                settled = last is not None and last[0] == self.coup
+                c = last[2][p][2] if settled else after.hands[p][2]
+                line = f"{who} asks for a third card: the {c.label}, face up [BA-2]."
+        else:
+            line = f"{who} stands on two cards [BA-2]."
+        if after is not None:
+            line += self._after_text(after, p)
+        return line
+
+
+class BakkaratState(BakkaratNarration, State):
     """A sitting. The play keeps only what decides it: the pack, the hands, the stakes. The money (``ledger``,
     ``results``, ``scores``) is worked out from the coups played (``_coups``) when it is looked at: the entries
     of a coup follow from its hands and stakes by the rules (BA-3, BA-3.3, BA-4.1), in the order they were
@@ -752,17 +807,6 @@ class BakkaratState(State):
         """The coups played so far, as the settlement keeps them: read it, do not change it."""
         return self._coups
 
-    def round_result(self) -> str:
-        last = self.last
-        if last is None:
-            return ""
-        coup, b, hands, counts = last[:4]
-        shown = "; ".join(f"{NAMES[q]} " + " ".join(c.label for c in hands[q]) + f" = {counts[q]}" for q in range(3))
-        note = self.showdown_note()
-        bal = self._scores()
-        return (f"Coup {coup}, the showdown: {shown}. {note[0].upper()}{note[1:]}. Balances: "
-                + ", ".join(f"{NAMES[p]} {signed_units(bal[p])}" for p in range(3)) + ".")
-
     def showdown_note(self) -> str:
         coup, b, hands, counts, outcomes, (stakes, pstakes, share) = self.last
         parts = []
@@ -864,42 +908,6 @@ class BakkaratState(State):
                 + ", ".join(f"{NAMES[p]} {signed_units(s[p])}" for p in range(3)) + ".")
 
     # narration -----------------------------------------------------------------------------------
-    def describe(self, action, after: State | None = None) -> str:
-        if action.__class__ is Deal:
-            b = NAMES[self.banker]
-            return (f"Pack {self.pack_no + 1}: {b} holds the bank, shuffles the whole pack, has it cut and deals "
-                    f"two cards each, face down, from the left [BA-1.4].")
-        p = self.current_player
-        if p < 0:
-            return super().describe(action, after)
-        who = NAMES[p]
-        d = action.data
-        kind = d[0]
-        if kind == "stake":
-            n = d[1]
-            line = f"{who} stakes {plural(n, 'unit')} [BA-3.2]"
-            if d[2]:
-                line += f"; his partner puts {n} beside it [BA-3.3]"
-            return line + "."
-        if kind == "close":
-            line = (f"{who} closes the stakes" + (", and a partner shares the bank [BA-3.3]" if d[1] else "")
-                    + "; the players look at their cards [BA-3.2].")
-            if after is not None:
-                line += self._bak_text(after)
-            return line
-        if kind == "draw":
-            line = f"{who} asks for a third card, dealt face up [BA-2]."
-            if after is not None:
-                last = after.last
-                settled = last is not None and last[0] == self.coup
-                c = last[2][p][2] if settled else after.hands[p][2]
-                line = f"{who} asks for a third card: the {c.label}, face up [BA-2]."
-        else:
-            line = f"{who} stands on two cards [BA-2]."
-        if after is not None:
-            line += self._after_text(after, p)
-        return line
-
     def _bak_text(self, after) -> str:
         out = ""
         for bak in after.baks:

@@ -339,7 +339,101 @@ class Stake:
         return self.seat, self.card.text, self.amount, self.orig, self.showings
 
 
-class FaroState(State):
+class FaroNarration:
+    """How a game of Faro is told: each move in words as everyone sees it (`describe`), and where the
+    game says more to the player who made it, as he follows it (`narrate`), a round's result in words
+    (`round_result`). Apart from the rules (the state's moves, legal actions and scoring, `FaroState`), as
+    OpenSpiel keeps its observers apart from its games; mixed into `FaroState`, it reads the position it tells."""
+    __slots__ = ()        # (mixed into a state that may keep its position in slots)
+
+    def _outcome_words(self, seat, card, outcome, before) -> str:
+        name = self._names[seat]
+        if not before:
+            return f"{name}'s {card.label} shows, with no stake on it [FA-3.7]"
+        if outcome == WIN:
+            return f"{name}'s {card.label} wins {plural(before, 'unit')} [FA-2]"
+        if outcome == LOSS:
+            return f"{name}'s {card.label} loses {plural(before, 'unit')} [FA-2]"
+        h = doublet_cost(before, self._dbl)
+        return f"{name}'s {card.label}: the bank takes {plural(h, 'unit')} [FA-4.1]" if h else \
+            f"{name}'s {card.label}: nothing is paid [FA-4.1]"
+
+    def describe(self, action, after: State | None = None) -> str:
+        if action.__class__ is Deal:
+            return (f"Deal {self.deal_no + 1}: the bank shuffles its two packs together ({PACK} cards) and has "
+                    "them cut [FA-1.1].")
+        p = self.current_player
+        who = self._names[p]
+        d = action.data
+        if d == D_PICK:
+            return f"{who} lays the {action.card.label} from the book on the table, to stake on its rank [FA-3.1]."
+        if d > 0:
+            return f"{who} stakes {plural(d, 'unit')} on the {self.picked.label} [FA-3.1]."
+        if d == D_DONE:
+            mine = [st for lst in self.stakes for st in lst if st.seat == p]
+            return f"{who} stakes no more" + (f": {plural(len(mine), 'card')} staked [FA-3.1]." if mine else
+                                              ": nothing staked this deal [FA-3.1].")
+        if d == D_SHOW:
+            return (f"The bank shows the bottom card, {self.bottom.label}: it will be the last card, and it counts "
+                    "for nobody [FA-1.2, FA-1.5].")
+        if d == D_TURN:
+            pack = self.hands[BANK]
+            a, b = pack[0], pack[1]
+            c = self._copy()
+            c._turn()
+            line = (f"Turn {self.turn_no + 1}: {a.label} to the left, {b.label} to the right: "
+                    f"{c.turn_note(c.last_turn)}.")
+            if not c.hands[BANK] and not c.pending:
+                line += " " + c._deal_end_words()
+            return line
+        st, outcome, before = self.pending[0]
+        t = new_stake(d, before, st.orig, st.amount)
+        card = st.card.label
+        if d == D_LEAVE:
+            line = (f"{who} leaves the stake on the {card} as it lies: {plural(t, 'unit')} [FA-3.7]." if t else
+                    f"{who} leaves the {card} on the table without a stake [FA-3.7].")
+        elif d == D_WITHDRAW:
+            line = (f"{who} withdraws the {card}" + (f" and its stake of {plural(st.amount, 'unit')}" if st.amount
+                                                    else "") + " [FA-3.6].")
+        elif d == D_PAROLI:
+            line = f"{who}: Paroli on the {card} — the win joins the stake, now {plural(t, 'unit')} [FA-3.2]."
+        elif d == D_LAPPE:
+            line = f"{who}: Lappé on the {card} — the stake is {plural(t, 'unit')}, as first laid [FA-3.3]."
+        else:
+            line = (f"{who}: {CHOICE_NAME[d]} on the {card} — the stake becomes {plural(t, 'unit')} "
+                    f"[{CHOICE_RULE[d]}].")
+        c = st.amount
+        if t > c:
+            line += f" {who} adds {plural(t - c, 'unit')}."
+        elif t < c:
+            line += f" {who} takes {plural(c - t, 'unit')} back."
+        if len(self.pending) == 1 and not self.hands[BANK]:
+            cc = self._copy()
+            cc._decide(d)
+            line += " " + cc._deal_end_words()
+        return line
+
+    def round_result(self) -> str:
+        if not self.rows:
+            return ""
+        r = self.rows[-1]
+        change = ", ".join(f"{n} {signed(x)}" for n, x in zip(self._names, r["change"]))
+        bal = ", ".join(f"{n} {signed(x)}" for n, x in zip(self._names, r["balances"]))
+        return (f"Deal {r['deal']} is out: in this deal {change} (units); the balances now {bal}. "
+                f"{'The sitting goes on with the next deal.' if self.current_player != TERMINAL else ''}").strip()
+
+    def _deal_end_words(self) -> str:
+        """After the last turn (on a copy that has ended the deal)."""
+        r = self.rows[-1]
+        check = ("the card shown at the start lies on the right pile, as it must [FA-1.4]" if r["check"] else
+                 "the check failed")
+        line = f"The pack is out: {check}; the stakes go back [FA-2.2]."
+        if self.current_player == TERMINAL:
+            line += " " + self.result_text()
+        return line
+
+
+class FaroState(FaroNarration, State):
     # a plain attribute, not the base class's property: it is read several times per decision
     current_player = CHANCE
 
@@ -966,18 +1060,6 @@ class FaroState(State):
             parts.append(self._outcome_words(seat, card, outcome, before))
         return "; ".join(parts) if parts else "no stake on these ranks"
 
-    def _outcome_words(self, seat, card, outcome, before) -> str:
-        name = self._names[seat]
-        if not before:
-            return f"{name}'s {card.label} shows, with no stake on it [FA-3.7]"
-        if outcome == WIN:
-            return f"{name}'s {card.label} wins {plural(before, 'unit')} [FA-2]"
-        if outcome == LOSS:
-            return f"{name}'s {card.label} loses {plural(before, 'unit')} [FA-2]"
-        h = doublet_cost(before, self._dbl)
-        return f"{name}'s {card.label}: the bank takes {plural(h, 'unit')} [FA-4.1]" if h else \
-            f"{name}'s {card.label}: nothing is paid [FA-4.1]"
-
     def progress(self) -> tuple[str, str]:
         cp = self.current_player
         if cp == CHANCE:
@@ -1037,80 +1119,6 @@ class FaroState(State):
         res = ", ".join(f"{n} {signed(b)}" for n, b in zip(self._names, bal))
         who = win[0] + " wins" if len(win) == 1 else " and ".join(win) + " share the best balance"
         return f"The sitting is over after {plural(self.deal_no, 'deal')}: {res} (units). {who}."
-
-    def describe(self, action, after: State | None = None) -> str:
-        if action.__class__ is Deal:
-            return (f"Deal {self.deal_no + 1}: the bank shuffles its two packs together ({PACK} cards) and has "
-                    "them cut [FA-1.1].")
-        p = self.current_player
-        who = self._names[p]
-        d = action.data
-        if d == D_PICK:
-            return f"{who} lays the {action.card.label} from the book on the table, to stake on its rank [FA-3.1]."
-        if d > 0:
-            return f"{who} stakes {plural(d, 'unit')} on the {self.picked.label} [FA-3.1]."
-        if d == D_DONE:
-            mine = [st for lst in self.stakes for st in lst if st.seat == p]
-            return f"{who} stakes no more" + (f": {plural(len(mine), 'card')} staked [FA-3.1]." if mine else
-                                              ": nothing staked this deal [FA-3.1].")
-        if d == D_SHOW:
-            return (f"The bank shows the bottom card, {self.bottom.label}: it will be the last card, and it counts "
-                    "for nobody [FA-1.2, FA-1.5].")
-        if d == D_TURN:
-            pack = self.hands[BANK]
-            a, b = pack[0], pack[1]
-            c = self._copy()
-            c._turn()
-            line = (f"Turn {self.turn_no + 1}: {a.label} to the left, {b.label} to the right: "
-                    f"{c.turn_note(c.last_turn)}.")
-            if not c.hands[BANK] and not c.pending:
-                line += " " + c._deal_end_words()
-            return line
-        st, outcome, before = self.pending[0]
-        t = new_stake(d, before, st.orig, st.amount)
-        card = st.card.label
-        if d == D_LEAVE:
-            line = (f"{who} leaves the stake on the {card} as it lies: {plural(t, 'unit')} [FA-3.7]." if t else
-                    f"{who} leaves the {card} on the table without a stake [FA-3.7].")
-        elif d == D_WITHDRAW:
-            line = (f"{who} withdraws the {card}" + (f" and its stake of {plural(st.amount, 'unit')}" if st.amount
-                                                    else "") + " [FA-3.6].")
-        elif d == D_PAROLI:
-            line = f"{who}: Paroli on the {card} — the win joins the stake, now {plural(t, 'unit')} [FA-3.2]."
-        elif d == D_LAPPE:
-            line = f"{who}: Lappé on the {card} — the stake is {plural(t, 'unit')}, as first laid [FA-3.3]."
-        else:
-            line = (f"{who}: {CHOICE_NAME[d]} on the {card} — the stake becomes {plural(t, 'unit')} "
-                    f"[{CHOICE_RULE[d]}].")
-        c = st.amount
-        if t > c:
-            line += f" {who} adds {plural(t - c, 'unit')}."
-        elif t < c:
-            line += f" {who} takes {plural(c - t, 'unit')} back."
-        if len(self.pending) == 1 and not self.hands[BANK]:
-            cc = self._copy()
-            cc._decide(d)
-            line += " " + cc._deal_end_words()
-        return line
-
-    def round_result(self) -> str:
-        if not self.rows:
-            return ""
-        r = self.rows[-1]
-        change = ", ".join(f"{n} {signed(x)}" for n, x in zip(self._names, r["change"]))
-        bal = ", ".join(f"{n} {signed(x)}" for n, x in zip(self._names, r["balances"]))
-        return (f"Deal {r['deal']} is out: in this deal {change} (units); the balances now {bal}. "
-                f"{'The sitting goes on with the next deal.' if self.current_player != TERMINAL else ''}").strip()
-
-    def _deal_end_words(self) -> str:
-        """After the last turn (on a copy that has ended the deal)."""
-        r = self.rows[-1]
-        check = ("the card shown at the start lies on the right pile, as it must [FA-1.4]" if r["check"] else
-                 "the check failed")
-        line = f"The pack is out: {check}; the stakes go back [FA-2.2]."
-        if self.current_player == TERMINAL:
-            line += " " + self.result_text()
-        return line
 
     def _fork(self) -> "FaroState":
         """An independent copy of the position (clone, undo, resample, the expert's playouts): `_copy` with its

@@ -187,7 +187,31 @@ class Magische7(Game):
 
 
 
-class M7State(State):
+class M7Narration:
+    """How a game of Magische 7 is told: each move in words as everyone sees it (`describe`), and where the
+    game says more to the player who made it, as he follows it (`narrate`), a round's result in words
+    (`round_result`). Apart from the rules (the state's moves, legal actions and scoring, `M7State`), as
+    OpenSpiel keeps its observers apart from its games; mixed into `M7State`, it reads the position it tells."""
+    __slots__ = ()        # (mixed into a state that may keep its position in slots)
+
+    def describe(self, action, after: State | None = None) -> str:
+        names = self.game.player_names()
+        if action.__class__ is Deal:
+            return f"The cards are dealt: each player gets a Joker and 6 cards; {len(action.cards) - 6 * self.n} form the stock."
+        p = names[self.current_player]
+        if self.choosing:
+            return f"{p} chooses to play against {names[action.data]} [M7-8.2]."
+        card = action.card
+        if not self.trick:
+            return f"{p} leads {card.label}: {self._lead_words(card)}"
+        led = self.trick[0]
+        wins, rule, why = trick_outcome(led, card, self.game.options)
+        w = p if wins else names[self.leader]
+        lv, fv = card_points(led, card, self.game.options)
+        return f"{p} plays {card.label}: {why} — {w} takes the trick ({plural(lv + fv, 'point')}) [{rule}]."
+
+
+class M7State(M7Narration, State):
     current_player = CHANCE                  # a plain attribute the game sets, not the base class's property
 
     def _start(self) -> None:
@@ -524,23 +548,6 @@ class M7State(State):
         t = self.team_points()
         body = f"North–South {t[0]:g}, East–West {t[1]:g}"
         return body + (": a draw." if t[0] == t[1] else f": {'North–South' if t[0] > t[1] else 'East–West'} wins.")
-
-    def describe(self, action, after: State | None = None) -> str:
-        names = self.game.player_names()
-        if action.__class__ is Deal:
-            return f"The cards are dealt: each player gets a Joker and 6 cards; {len(action.cards) - 6 * self.n} form the stock."
-        p = names[self.current_player]
-        if self.choosing:
-            return f"{p} chooses to play against {names[action.data]} [M7-8.2]."
-        card = action.card
-        if not self.trick:
-            return f"{p} leads {card.label}: {self._lead_words(card)}"
-        led = self.trick[0]
-        wins, rule, why = trick_outcome(led, card, self.game.options)
-        w = p if wins else names[self.leader]
-        lv, fv = card_points(led, card, self.game.options)
-        return f"{p} plays {card.label}: {why} — {w} takes the trick ({plural(lv + fv, 'point')}) [{rule}]."
-
 
 def _lead_words_of(state, card) -> str:
     """What a led card risks, from public facts only: which answers would take it (the outcome table, under

@@ -184,7 +184,91 @@ class Sieben(Game):
 
 
 
-class SiebenState(State):
+class SiebenNarration:
+    """How a game of Sieben is told: each move in words as everyone sees it (`describe`), and where the
+    game says more to the player who made it, as he follows it (`narrate`), a round's result in words
+    (`round_result`). Apart from the rules (the state's moves, legal actions and scoring, `SiebenState`), as
+    OpenSpiel keeps its observers apart from its games; mixed into `SiebenState`, it reads the position it tells."""
+    __slots__ = ()        # (mixed into a state that may keep its position in slots)
+
+    def round_result(self) -> str:
+        if not self.rounds:
+            return ""
+        sn = self.game.side_names()
+        text = self.round_text(self.rounds[-1])
+        pts = ", ".join(f"{sn[s]} {v}" for s, v in enumerate(self.points))
+        return (f"{text[0].upper()}{text[1:]} [S7-5]. Game points so far: {pts} — the first to "
+                f"{self.game.target_points} wins.")
+
+    def describe(self, action, after: State | None = None) -> str:
+        names = self.game.player_names()
+        if action.__class__ is Deal:
+            n = self.n
+            lead = names[(self.dealer + 1) % n]
+            line = (f"Round {self.round_no + 1}: {names[self.dealer]} deals {HAND} cards to each player; "
+                    f"{len(action.cards) - HAND * n} cards form the stock. {lead} leads.")
+            after = after if after is not None else self._peek_deal(action)
+            if after is not None and len(after.rounds) > len(self.rounds):
+                line += " " + self._four_text(after)
+            return line
+        p = self.current_player
+        who = names[p]
+        ahead = after is None      # a move not yet made (the Hint): say nothing that hangs on unseen cards
+        if ahead or after.round_no != self.round_no:
+            # (a state made from a seed deals the next round by itself: the position the move made, before
+            # that deal, is made here, so that the round's last trick and result are still there to tell)
+            after = self._copy()
+            after._apply(action)
+        if action.card is None:
+            line = f"{who} ends the trick [S7-2.5]."
+        else:
+            card = action.card
+            if not self.trick:
+                line = f"{who} leads {card.label}."
+            elif self.deciding:
+                line = f"{who} continues the trick with {card.label} [S7-2.2]."
+            else:
+                eq, rule = equal_to(self.first, card, self.game.options["eights_wild"])
+                if eq:
+                    how = "equal" if card.rank == self.first.rank else f"a {card.rank} counts as {self.first.rank}"
+                    line = f"{who} answers {card.label}: {how}, it beats [{rule}]."
+                else:
+                    line = f"{who} answers {card.label}: it does not beat [{rule}]."
+        # what follows from it
+        done = after.last_trick is not None and after.last_trick is not self.last_trick
+        if ahead and action.card is not None and self.trick and not self.deciding and (done or after.deciding):
+            # whether the trick goes on hangs on the leader's hand, which only the leader has seen
+            holder = after.last_trick[1] if done else after.holder
+            cards = [c for _, c in self.trick] + [action.card]
+            value = sum(COUNTER[c.index] for c in cards)
+            return line + (f" If the trick is not continued, {names[holder]} takes it: {len(cards)} cards, "
+                           f"{value} counters [S7-2.4].")
+        if done:
+            tk, w, v = after.last_trick
+            why = "" if action.card is None else self._no_continue(action.card)
+            line += f" {names[w]} takes the trick{why}: {len(tk)} cards, {v} counters [S7-2.4]."
+            drawn = len(self.stock) - len(after.stock)
+            if drawn:
+                first = w if self.game._winner_draws else self.leader
+                k = drawn // self.n
+                line += f" {names[first]} draws first, {k} card{'s' if k > 1 else ''} each [S7-3.1]."
+        elif after.deciding and (not self.deciding or after.current_player != p):
+            line += f" {names[after.current_player]} may continue the trick or end it."
+        if len(after.rounds) > len(self.rounds):
+            r = after.rounds[-1]
+            if r["why"] == "four":
+                if not ahead:          # four equal cards drawn from the unseen stock: not foretold
+                    line += " " + self._four_text(after)
+            else:
+                text = after.round_text(r)
+                line += f" {names[after.last_trick[1]]} adds 10 for the last trick [S7-4.2]. " \
+                        f"{text[0].upper()}{text[1:]} [S7-5]."
+            if after.current_player == TERMINAL and self.game.options["match"] == "game":
+                line += " " + after.result_text()
+        return line
+
+
+class SiebenState(SiebenNarration, State):
     current_player = CHANCE                     # a plain attribute the game sets, not the base class's property
 
     # set up --------------------------------------------------------------------------------------
@@ -623,15 +707,6 @@ class SiebenState(State):
         tie = " (the tie goes to the last trick)" if r["why"] == "last trick" else ""
         return f"round {r['round']}: {body} counters — {w} wins the round{tie}, +{r['points']} {unit}"
 
-    def round_result(self) -> str:
-        if not self.rounds:
-            return ""
-        sn = self.game.side_names()
-        text = self.round_text(self.rounds[-1])
-        pts = ", ".join(f"{sn[s]} {v}" for s, v in enumerate(self.points))
-        return (f"{text[0].upper()}{text[1:]} [S7-5]. Game points so far: {pts} — the first to "
-                f"{self.game.target_points} wins.")
-
     def status(self) -> str:
         names = self.game.player_names()
         if self.current_player == CHANCE:
@@ -660,73 +735,6 @@ class SiebenState(State):
         w = [s for s in range(self.sides) if self.points[s] == best]
         verb = "win" if self.n == 4 else "wins"
         return f"{sn[w[0]]} {verb} the game after {len(self.rounds)} rounds: {pts} points."
-
-    def describe(self, action, after: State | None = None) -> str:
-        names = self.game.player_names()
-        if action.__class__ is Deal:
-            n = self.n
-            lead = names[(self.dealer + 1) % n]
-            line = (f"Round {self.round_no + 1}: {names[self.dealer]} deals {HAND} cards to each player; "
-                    f"{len(action.cards) - HAND * n} cards form the stock. {lead} leads.")
-            after = after if after is not None else self._peek_deal(action)
-            if after is not None and len(after.rounds) > len(self.rounds):
-                line += " " + self._four_text(after)
-            return line
-        p = self.current_player
-        who = names[p]
-        ahead = after is None      # a move not yet made (the Hint): say nothing that hangs on unseen cards
-        if ahead or after.round_no != self.round_no:
-            # (a state made from a seed deals the next round by itself: the position the move made, before
-            # that deal, is made here, so that the round's last trick and result are still there to tell)
-            after = self._copy()
-            after._apply(action)
-        if action.card is None:
-            line = f"{who} ends the trick [S7-2.5]."
-        else:
-            card = action.card
-            if not self.trick:
-                line = f"{who} leads {card.label}."
-            elif self.deciding:
-                line = f"{who} continues the trick with {card.label} [S7-2.2]."
-            else:
-                eq, rule = equal_to(self.first, card, self.game.options["eights_wild"])
-                if eq:
-                    how = "equal" if card.rank == self.first.rank else f"a {card.rank} counts as {self.first.rank}"
-                    line = f"{who} answers {card.label}: {how}, it beats [{rule}]."
-                else:
-                    line = f"{who} answers {card.label}: it does not beat [{rule}]."
-        # what follows from it
-        done = after.last_trick is not None and after.last_trick is not self.last_trick
-        if ahead and action.card is not None and self.trick and not self.deciding and (done or after.deciding):
-            # whether the trick goes on hangs on the leader's hand, which only the leader has seen
-            holder = after.last_trick[1] if done else after.holder
-            cards = [c for _, c in self.trick] + [action.card]
-            value = sum(COUNTER[c.index] for c in cards)
-            return line + (f" If the trick is not continued, {names[holder]} takes it: {len(cards)} cards, "
-                           f"{value} counters [S7-2.4].")
-        if done:
-            tk, w, v = after.last_trick
-            why = "" if action.card is None else self._no_continue(action.card)
-            line += f" {names[w]} takes the trick{why}: {len(tk)} cards, {v} counters [S7-2.4]."
-            drawn = len(self.stock) - len(after.stock)
-            if drawn:
-                first = w if self.game._winner_draws else self.leader
-                k = drawn // self.n
-                line += f" {names[first]} draws first, {k} card{'s' if k > 1 else ''} each [S7-3.1]."
-        elif after.deciding and (not self.deciding or after.current_player != p):
-            line += f" {names[after.current_player]} may continue the trick or end it."
-        if len(after.rounds) > len(self.rounds):
-            r = after.rounds[-1]
-            if r["why"] == "four":
-                if not ahead:          # four equal cards drawn from the unseen stock: not foretold
-                    line += " " + self._four_text(after)
-            else:
-                text = after.round_text(r)
-                line += f" {names[after.last_trick[1]]} adds 10 for the last trick [S7-4.2]. " \
-                        f"{text[0].upper()}{text[1:]} [S7-5]."
-            if after.current_player == TERMINAL and self.game.options["match"] == "game":
-                line += " " + after.result_text()
-        return line
 
     def _no_continue(self, card: Card) -> str:
         """Why the leader did not get the choice to continue after `card` completed a round."""

@@ -760,7 +760,130 @@ MULTIPLE = [{bc: [multiple(bc, pc, dbl) if pc in _CODES else 0 for pc in range(N
             for dbl in (False, True)]
 
 
-class VingtEtUnState(State):
+class VingtEtUnNarration:
+    """How a game of Vingt-et-un is told: each move in words as everyone sees it (`describe`), and where the
+    game says more to the player who made it, as he follows it (`narrate`), a round's result in words
+    (`round_result`). Apart from the rules (the state's moves, legal actions and scoring, `VingtEtUnState`), as
+    OpenSpiel keeps its observers apart from its games; mixed into `VingtEtUnState`, it reads the position it tells."""
+    __slots__ = ()        # (mixed into a state that may keep its position in slots)
+
+    def round_result(self) -> str:
+        if not self.log:
+            return ""
+        entry = self.log[-1]
+        bal = entry[4]
+        return (f"Coup {entry[0]}: {self.coup_text(entry)}. Balances: "
+                + ", ".join(f"{n} {_signed(b)}" for n, b in zip(self.names, bal)) + ".")
+
+    def stakes_words(self) -> str:
+        """The stakes the table takes, as its buttons offer them: "1, 2 or 5 units"."""
+        offered = [k for k in STAKES if k <= self.game.options["limit"]]
+        return (", ".join(map(str, offered[:-1])) + " or " if len(offered) > 1 else "") + \
+            plural(offered[-1], "unit")
+
+    def describe(self, action, after: State | None = None) -> str:
+        """What everyone sees: a card drawn face down stays unnamed; a dead hand is turned up and named; a
+        move that ends the players' turns sets off the bank's play (its cards face up) and the settlement,
+        each narrated on a line of its own when the position `after` the move is given."""
+        names = self.names
+        if action.__class__ is Deal:
+            n = self.n
+            b = self.bank
+            card = action.cards[n - 1]
+            return (f"Coup {self.coup + 1}: {names[b]} holds the bank and gives each player one card face down, "
+                    f"its own face up: {card.label} [VU-1.1].")
+        p = self.current_player
+        who = names[p]
+        d = action.data
+        if self.phase == STAKE:
+            line = f"{who} stakes {plural(d, 'unit')} [VU-1.2]."
+            if self.k == len(self.order) - 1:
+                if self.game.bank_second:
+                    line += " Then everyone gets a second card, the bank too, face up [VU-1.3.1]."
+                else:
+                    line += " Then everyone gets a second card [VU-1.3]."
+            return line
+        ended = after is not None and after.phase == BETWEEN
+        if p == self.bank:                      # the bank's own choice (VU-2.1, "as the holder chooses")
+            if d == "draw":
+                if after is None:
+                    return f"{who}, the bank, draws a card face up [VU-2.1]."
+                card = after.last[0][p][-1] if ended else after.hands[p][-1]
+                total = result_words(after.last[2]) if ended else str(after.total(p))
+                line = f"{who}, the bank, draws {card.label} face up: {total} [VU-2.1]."
+            else:
+                line = f"{who}, the bank, stands on {self.total(p)} [VU-2.1]."
+            return line + ("\n" + after.settlement_words() if ended else "")
+        if d == "draw":
+            if after is None:
+                return (f"{who} asks for another card, face down; if it takes the hand over 21, the hand is dead "
+                        f"at once [VU-1.4, VU-1.5].")
+            hand = after.last[0][p] if ended else after.hands[p]
+            dead = (after.last[4][p] if ended else after.shown[p])
+            if dead:
+                line = (f"{who} asks for another card: {hand[-1].label} — {hand_total(hand, self.game.mode)}, over 21: "
+                        f"the hand is dead at once, turned face up ({' '.join(c.label for c in hand)}), and the "
+                        f"stake of {plural(self.stake[p], 'unit')} goes to the bank [VU-1.4, VU-1.5].")
+            else:
+                line = f"{who} asks for another card and gets it face down [VU-1.4]."
+        else:
+            line = f"{who} stands [VU-1.4]."
+            if after is None and self.k == len(self.order) - 1:
+                line += " Then the bank draws face up [VU-2]."
+        if ended:
+            line += "\n" + after.bank_words() + "\n" + after.settlement_words()
+        elif after is not None and after.phase == BANK and self.phase == DRAW:
+            line += f"\nNow {names[after.bank]}, the bank, plays: its cards face up, {after.total(after.bank)} [VU-2.1]."
+        return line
+
+    def narrate(self, action, after: State | None = None, viewer: int | None = None) -> str:
+        """As `describe`, and for the player who drew a card face down: which card, and the new total."""
+        line = self.describe(action, after)
+        p = self.current_player
+        if (after is not None and viewer == p and p >= 0 and action.__class__ is not Deal and self.phase == DRAW
+                and action.data == "draw" and p != self.bank):
+            ended = after.phase == BETWEEN
+            hand = after.last[0][p] if ended else after.hands[p]
+            dead = after.last[4][p] if ended else after.shown[p]
+            if not dead:
+                first, rest = (line.split("\n", 1) + [""])[:2]
+                first = (f"{self.names[p]} asks for another card: {hand[-1].label}, face down (only "
+                         f"{self.names[p]} sees it) — the hand now counts {hand_total(hand, self.game.mode)} [VU-1.4].")
+                line = first + ("\n" + rest if rest else "")
+        return line
+
+    def bank_words(self) -> str:
+        """The bank's play in the coup just settled (the position after it): its cards, all face up, and its
+        total (VU-2)."""
+        hands, b, bcode, _, _ = self.last
+        cards = hands[b]
+        drawn = cards[1:]
+        name = self.names[b]
+        if not drawn:
+            return f"{name}, the bank, draws no card (the pack is spent): {result_words(bcode)} [VU-2]."
+        return (f"{name}, the bank, turns up {', '.join(c.label for c in drawn)} beside its {cards[0].label}: "
+                f"{result_words(bcode)} [VU-2].")
+
+    def settlement_words(self) -> str:
+        """Who paid whom in the coup just settled (the position after it), by the settlement table (VU-3)."""
+        _, b, bcode, results, _ = self.log[-1]
+        bank = self.names[b]
+        parts = []
+        for p, st, pc, m in results:
+            name = self.names[p]
+            what = result_words(pc)
+            if m > 0:
+                parts.append(f"{name} ({what}) wins {plural(m * st, 'unit')} from {bank}")
+            elif pc == DEAD and m == -1:
+                parts.append(f"{name} (dead) has paid the stake of {plural(st, 'unit')} already")
+            elif pc == DEAD:
+                parts.append(f"{name} (dead, against a 21) pays {bank} a second stake of {plural(st, 'unit')}")
+            else:
+                parts.append(f"{name} ({what}) pays {bank} {plural(-m * st, 'unit')}")
+        return f"The settlement, against the bank's {result_words(bcode)} [VU-3]: " + "; ".join(parts) + "."
+
+
+class VingtEtUnState(VingtEtUnNarration, State):
     """A sitting. The play keeps only what decides it: the cards, the stakes, who is dead. The money (``ledger``,
     ``log``, ``scores``) is worked out from the coups played (``_coups``) when it is looked at: the entries of
     a coup follow from its hands and stakes by the rules (VU-1.2, VU-1.5, VU-3), in the order they were made."""
@@ -1218,14 +1341,6 @@ class VingtEtUnState(State):
         return (f"{names[b]}'s bank: {result_words(bcode)}. " + "; ".join(parts)
                 + " — by the settlement table [VU-3]")
 
-    def round_result(self) -> str:
-        if not self.log:
-            return ""
-        entry = self.log[-1]
-        bal = entry[4]
-        return (f"Coup {entry[0]}: {self.coup_text(entry)}. Balances: "
-                + ", ".join(f"{n} {_signed(b)}" for n, b in zip(self.names, bal)) + ".")
-
     def status(self) -> str:
         names = self.names
         if self.current_player == CHANCE:
@@ -1243,12 +1358,6 @@ class VingtEtUnState(State):
             return f"{p} draws a card or stands; the bank shows {bank_card}."
         return f"{p} (the bank, {self.total(self.bank)}) draws a card or stands."
 
-    def stakes_words(self) -> str:
-        """The stakes the table takes, as its buttons offer them: "1, 2 or 5 units"."""
-        offered = [k for k in STAKES if k <= self.game.options["limit"]]
-        return (", ".join(map(str, offered[:-1])) + " or " if len(offered) > 1 else "") + \
-            plural(offered[-1], "unit")
-
     def result_text(self) -> str:
         names = self.names
         bal = self._scores()
@@ -1257,108 +1366,6 @@ class VingtEtUnState(State):
         lines = ", ".join(f"{names[p]} {_signed(bal[p])}" for p in range(self.n))
         head = f"{w[0]} wins the sitting" if len(w) == 1 else " and ".join(w) + " share the best balance"
         return f"After {plural(self.coup, 'coup')}: {head} ({lines})."
-
-    def describe(self, action, after: State | None = None) -> str:
-        """What everyone sees: a card drawn face down stays unnamed; a dead hand is turned up and named; a
-        move that ends the players' turns sets off the bank's play (its cards face up) and the settlement,
-        each narrated on a line of its own when the position `after` the move is given."""
-        names = self.names
-        if action.__class__ is Deal:
-            n = self.n
-            b = self.bank
-            card = action.cards[n - 1]
-            return (f"Coup {self.coup + 1}: {names[b]} holds the bank and gives each player one card face down, "
-                    f"its own face up: {card.label} [VU-1.1].")
-        p = self.current_player
-        who = names[p]
-        d = action.data
-        if self.phase == STAKE:
-            line = f"{who} stakes {plural(d, 'unit')} [VU-1.2]."
-            if self.k == len(self.order) - 1:
-                if self.game.bank_second:
-                    line += " Then everyone gets a second card, the bank too, face up [VU-1.3.1]."
-                else:
-                    line += " Then everyone gets a second card [VU-1.3]."
-            return line
-        ended = after is not None and after.phase == BETWEEN
-        if p == self.bank:                      # the bank's own choice (VU-2.1, "as the holder chooses")
-            if d == "draw":
-                if after is None:
-                    return f"{who}, the bank, draws a card face up [VU-2.1]."
-                card = after.last[0][p][-1] if ended else after.hands[p][-1]
-                total = result_words(after.last[2]) if ended else str(after.total(p))
-                line = f"{who}, the bank, draws {card.label} face up: {total} [VU-2.1]."
-            else:
-                line = f"{who}, the bank, stands on {self.total(p)} [VU-2.1]."
-            return line + ("\n" + after.settlement_words() if ended else "")
-        if d == "draw":
-            if after is None:
-                return (f"{who} asks for another card, face down; if it takes the hand over 21, the hand is dead "
-                        f"at once [VU-1.4, VU-1.5].")
-            hand = after.last[0][p] if ended else after.hands[p]
-            dead = (after.last[4][p] if ended else after.shown[p])
-            if dead:
-                line = (f"{who} asks for another card: {hand[-1].label} — {hand_total(hand, self.game.mode)}, over 21: "
-                        f"the hand is dead at once, turned face up ({' '.join(c.label for c in hand)}), and the "
-                        f"stake of {plural(self.stake[p], 'unit')} goes to the bank [VU-1.4, VU-1.5].")
-            else:
-                line = f"{who} asks for another card and gets it face down [VU-1.4]."
-        else:
-            line = f"{who} stands [VU-1.4]."
-            if after is None and self.k == len(self.order) - 1:
-                line += " Then the bank draws face up [VU-2]."
-        if ended:
-            line += "\n" + after.bank_words() + "\n" + after.settlement_words()
-        elif after is not None and after.phase == BANK and self.phase == DRAW:
-            line += f"\nNow {names[after.bank]}, the bank, plays: its cards face up, {after.total(after.bank)} [VU-2.1]."
-        return line
-
-    def narrate(self, action, after: State | None = None, viewer: int | None = None) -> str:
-        """As `describe`, and for the player who drew a card face down: which card, and the new total."""
-        line = self.describe(action, after)
-        p = self.current_player
-        if (after is not None and viewer == p and p >= 0 and action.__class__ is not Deal and self.phase == DRAW
-                and action.data == "draw" and p != self.bank):
-            ended = after.phase == BETWEEN
-            hand = after.last[0][p] if ended else after.hands[p]
-            dead = after.last[4][p] if ended else after.shown[p]
-            if not dead:
-                first, rest = (line.split("\n", 1) + [""])[:2]
-                first = (f"{self.names[p]} asks for another card: {hand[-1].label}, face down (only "
-                         f"{self.names[p]} sees it) — the hand now counts {hand_total(hand, self.game.mode)} [VU-1.4].")
-                line = first + ("\n" + rest if rest else "")
-        return line
-
-    def bank_words(self) -> str:
-        """The bank's play in the coup just settled (the position after it): its cards, all face up, and its
-        total (VU-2)."""
-        hands, b, bcode, _, _ = self.last
-        cards = hands[b]
-        drawn = cards[1:]
-        name = self.names[b]
-        if not drawn:
-            return f"{name}, the bank, draws no card (the pack is spent): {result_words(bcode)} [VU-2]."
-        return (f"{name}, the bank, turns up {', '.join(c.label for c in drawn)} beside its {cards[0].label}: "
-                f"{result_words(bcode)} [VU-2].")
-
-    def settlement_words(self) -> str:
-        """Who paid whom in the coup just settled (the position after it), by the settlement table (VU-3)."""
-        _, b, bcode, results, _ = self.log[-1]
-        bank = self.names[b]
-        parts = []
-        for p, st, pc, m in results:
-            name = self.names[p]
-            what = result_words(pc)
-            if m > 0:
-                parts.append(f"{name} ({what}) wins {plural(m * st, 'unit')} from {bank}")
-            elif pc == DEAD and m == -1:
-                parts.append(f"{name} (dead) has paid the stake of {plural(st, 'unit')} already")
-            elif pc == DEAD:
-                parts.append(f"{name} (dead, against a 21) pays {bank} a second stake of {plural(st, 'unit')}")
-            else:
-                parts.append(f"{name} ({what}) pays {bank} {plural(-m * st, 'unit')}")
-        return f"The settlement, against the bank's {result_words(bcode)} [VU-3]: " + "; ".join(parts) + "."
-
 
 def _signed(x: int, unit: str = "") -> str:
     s = f"+{x}" if x > 0 else f"−{-x}" if x < 0 else "0"

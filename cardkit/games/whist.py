@@ -225,7 +225,129 @@ _SLOTS = tuple("""_strict _classic _ruleset _lowest _bar _callmode _late _call _
 _SLOT_VALUES = attrgetter(*_SLOTS)
 
 
-class WhistState(State):
+class WhistNarration:
+    """How a game of Whist is told: each move in words as everyone sees it (`describe`), and where the
+    game says more to the player who made it, as he follows it (`narrate`), a round's result in words
+    (`round_result`). Apart from the rules (the state's moves, legal actions and scoring, `WhistState`), as
+    OpenSpiel keeps its observers apart from its games; mixed into `WhistState`, it reads the position it tells."""
+    __slots__ = ()        # (mixed into a state that may keep its position in slots)
+
+    def _score_words(self, s: int) -> str:
+        if self._classic:
+            return f"{plural(self.points[s], 'point')} · {plural(self.games[s], 'game')}"
+        return f"{plural(self.points[s], 'hand point')} · {plural(self.games[s], 'game point')}"
+
+    def round_result(self) -> str:
+        if not self.log:
+            return ""
+        e = self.log[-1]
+        ns, ew = TEAMS
+        if self._classic:
+            score = (f"points {ns} {self.points[0]}, {ew} {self.points[1]} · games {self.games[0]} to "
+                     f"{self.games[1]}")
+        else:
+            score = (f"hand points {ns} {self.points[0]}, {ew} {self.points[1]} · game points {self.games[0]} to "
+                     f"{self.games[1]} (7 win)")
+        text = self.hand_text(e)
+        return f"Hand {e['hand']}: {text[0].upper()}{text[1:]}. Score: {score}."
+
+    def describe(self, action, after: State | None = None) -> str:
+        if action.__class__ is Deal:
+            return self._describe_deal(action)
+        if after is None:
+            after = self._copy()
+            after._apply(action)
+        p = self.current_player
+        who = NAMES[p]
+        ph = self._phase
+        if ph == MISDEAL:
+            if action is REDEAL or action.text == "redeal":
+                return f"{who} demands a redeal [WH-3.3]: {NAMES[self.dealer]} deals again [WH-1.4]."
+            line = f"{who} lets the deal stand."
+            if after._phase != MISDEAL:
+                shown = ", ".join(f"{c.label} in {NAMES[q]}'s hand" for q, c in self.exposed)
+                line += (f" Nobody demands a redeal: the hand is played, and {shown} stays face up until "
+                         f"played [WH-4.8]. {NAMES[after.current_player]} leads.")
+            return line
+        if ph == CALLING:
+            holder = NAMES[self._call[0]]
+            if action is NO_CALL or action.text == "no call":
+                line = f"{who} does not call {holder}'s shown card now [WH-4.8.1]."
+            else:
+                line = f"{who} calls {holder}'s {action.data[1].label}: {holder} must play it now [WH-4.8.1]."
+            return line
+        if ph == CLAIMING:
+            r = self._claims[0]
+            if action.text == "claim":
+                if self._classic:
+                    pen = f"{TEAMS[p & 1]} will score 3 points for it [WH-5.6.3]"
+                else:
+                    pen = f"{TEAMS[r['seat'] & 1]} will give 2 hand points to {TEAMS[p & 1]} [WH-5.2]"
+                line = f"{who} claims {NAMES[r['seat']]}'s revoke for {TEAMS[p & 1]}: {pen}."
+            else:
+                line = f"{who} does not claim {NAMES[r['seat']]}'s revoke; it goes unpunished [WH-4.6]."
+            return line + self._aftermath(after)
+        if ph == ASKED:
+            if action.card is None:
+                line = f"{who}: “Having none.”"
+            else:
+                wrong = self.trick[-1]
+                line = (f"{who} corrects the card: takes back {wrong.label}, which stays face up [WH-4.8], and "
+                        f"plays {action.card.label} instead [WH-4.5].")
+            return line + self._aftermath(after)
+        c = action.card
+        if not self.trick:
+            line = f"{who} leads {c.label}" + (" to the first trick" if not self.done else "") + "."
+        elif c.suit == self.led:
+            line = f"{who} plays {c.label}."
+        elif not self._strict:
+            line = (f"{who} plays {c.label} on the {SUIT_ONE[self.led]} lead; {NAMES[(p + 2) & 3]} asks him: "
+                    f"“Having none?” [WH-4.5].")
+            return line
+        elif c.suit == self.trump:
+            line = f"{who}, with no {SUIT_ONE[self.led]}, trumps with {c.label} [WH-4.2]."
+        else:
+            line = f"{who}, with no {SUIT_ONE[self.led]}, throws {c.label} away [WH-4.2]."
+        if c is self.turned and p == self.dealer:
+            line = line[:-1] + ", the turned card."
+        return line + self._aftermath(after)
+
+    def _describe_deal(self, deal: Deal) -> str:
+        cards = deal.cards
+        if not self._drawn:
+            try:
+                rounds, dealer = draw_rounds(cards, self._lowest)
+            except Exception:  # a malformed deal is reported by apply, not here
+                return "Cards are drawn for the first deal."
+            parts = []
+            for k, rnd in enumerate(rounds):
+                drawn = ", ".join(f"{NAMES[p]} {c.label}" for p, c in rnd)
+                if k:
+                    tied = [NAMES[p] for p, _ in rnd]
+                    parts.append(f"; {', '.join(tied[:-1])} and {tied[-1]} tie and draw again: ")
+                else:
+                    parts.append("Drawing for the first deal: ")
+                parts.append(drawn)
+            high = "lowest" if self._lowest else "highest"
+            return (f"{''.join(parts)}. {NAMES[dealer]} draws the {high} card and deals the first hand "
+                    f"[WH-1.3]; the pack is shuffled again.")
+        d = self.dealer
+        if len(cards) < 52:
+            return "Cards are dealt."
+        t = cards[51]
+        line = (f"Hand {self.hands_dealt + 1}: {NAMES[d]} deals one card at a time from his left [WH-2.1]; the last, "
+                f"{t.label}, is turned face up: {SUIT_PLURAL[t.suit]} are trumps [WH-2.2].")
+        if len(cards) > 52:
+            pos = {c: i for i, c in enumerate(cards[:52])}
+            shown = ", ".join(f"{c.label} on its way to {NAMES[(d + 1 + pos[c]) & 3]}" for c in cards[52:]
+                              if c in pos)
+            line += f" {shown} turned face up in the deal: a misdeal [WH-3.2]."
+        else:
+            line += f" {NAMES[(d + 1) & 3]} leads [WH-4.1]."
+        return line
+
+
+class WhistState(WhistNarration, State):
     # current_player is a slot, not the base class's property: it is read at every step
     __slots__ = _SLOTS
 
@@ -1048,11 +1170,6 @@ class WhistState(State):
         return View(g.name, g.title, player, seats, piles, self.status(), cp if cp >= 0 else None, term,
                     self.result_text() if term else "", legal, facts=self.facts())
 
-    def _score_words(self, s: int) -> str:
-        if self._classic:
-            return f"{plural(self.points[s], 'point')} · {plural(self.games[s], 'game')}"
-        return f"{plural(self.points[s], 'hand point')} · {plural(self.games[s], 'game point')}"
-
     def facts(self) -> list:
         out = []
         if self.turned is not None and self.current_player != CHANCE and self.current_player != TERMINAL:
@@ -1176,20 +1293,6 @@ class WhistState(State):
             parts.append("nothing scored")
         return "; ".join(parts)
 
-    def round_result(self) -> str:
-        if not self.log:
-            return ""
-        e = self.log[-1]
-        ns, ew = TEAMS
-        if self._classic:
-            score = (f"points {ns} {self.points[0]}, {ew} {self.points[1]} · games {self.games[0]} to "
-                     f"{self.games[1]}")
-        else:
-            score = (f"hand points {ns} {self.points[0]}, {ew} {self.points[1]} · game points {self.games[0]} to "
-                     f"{self.games[1]} (7 win)")
-        text = self.hand_text(e)
-        return f"Hand {e['hand']}: {text[0].upper()}{text[1:]}. Score: {score}."
-
     def status(self) -> str:
         cp = self.current_player
         if cp == CHANCE:
@@ -1236,67 +1339,6 @@ class WhistState(State):
                 f"{plural(n, 'hand')}.")
 
     # narration -------------------------------------------------------------------------------------
-    def describe(self, action, after: State | None = None) -> str:
-        if action.__class__ is Deal:
-            return self._describe_deal(action)
-        if after is None:
-            after = self._copy()
-            after._apply(action)
-        p = self.current_player
-        who = NAMES[p]
-        ph = self._phase
-        if ph == MISDEAL:
-            if action is REDEAL or action.text == "redeal":
-                return f"{who} demands a redeal [WH-3.3]: {NAMES[self.dealer]} deals again [WH-1.4]."
-            line = f"{who} lets the deal stand."
-            if after._phase != MISDEAL:
-                shown = ", ".join(f"{c.label} in {NAMES[q]}'s hand" for q, c in self.exposed)
-                line += (f" Nobody demands a redeal: the hand is played, and {shown} stays face up until "
-                         f"played [WH-4.8]. {NAMES[after.current_player]} leads.")
-            return line
-        if ph == CALLING:
-            holder = NAMES[self._call[0]]
-            if action is NO_CALL or action.text == "no call":
-                line = f"{who} does not call {holder}'s shown card now [WH-4.8.1]."
-            else:
-                line = f"{who} calls {holder}'s {action.data[1].label}: {holder} must play it now [WH-4.8.1]."
-            return line
-        if ph == CLAIMING:
-            r = self._claims[0]
-            if action.text == "claim":
-                if self._classic:
-                    pen = f"{TEAMS[p & 1]} will score 3 points for it [WH-5.6.3]"
-                else:
-                    pen = f"{TEAMS[r['seat'] & 1]} will give 2 hand points to {TEAMS[p & 1]} [WH-5.2]"
-                line = f"{who} claims {NAMES[r['seat']]}'s revoke for {TEAMS[p & 1]}: {pen}."
-            else:
-                line = f"{who} does not claim {NAMES[r['seat']]}'s revoke; it goes unpunished [WH-4.6]."
-            return line + self._aftermath(after)
-        if ph == ASKED:
-            if action.card is None:
-                line = f"{who}: “Having none.”"
-            else:
-                wrong = self.trick[-1]
-                line = (f"{who} corrects the card: takes back {wrong.label}, which stays face up [WH-4.8], and "
-                        f"plays {action.card.label} instead [WH-4.5].")
-            return line + self._aftermath(after)
-        c = action.card
-        if not self.trick:
-            line = f"{who} leads {c.label}" + (" to the first trick" if not self.done else "") + "."
-        elif c.suit == self.led:
-            line = f"{who} plays {c.label}."
-        elif not self._strict:
-            line = (f"{who} plays {c.label} on the {SUIT_ONE[self.led]} lead; {NAMES[(p + 2) & 3]} asks him: "
-                    f"“Having none?” [WH-4.5].")
-            return line
-        elif c.suit == self.trump:
-            line = f"{who}, with no {SUIT_ONE[self.led]}, trumps with {c.label} [WH-4.2]."
-        else:
-            line = f"{who}, with no {SUIT_ONE[self.led]}, throws {c.label} away [WH-4.2]."
-        if c is self.turned and p == self.dealer:
-            line = line[:-1] + ", the turned card."
-        return line + self._aftermath(after)
-
     def _aftermath(self, after) -> str:
         """What follows by itself from an action: the dealer takes up the turned card, a trick ends, a
         claim is offered, the hand is scored, the game is won."""
@@ -1326,41 +1368,6 @@ class WhistState(State):
                 if after.current_player == TERMINAL:
                     out += " " + after.result_text()
         return out
-
-    def _describe_deal(self, deal: Deal) -> str:
-        cards = deal.cards
-        if not self._drawn:
-            try:
-                rounds, dealer = draw_rounds(cards, self._lowest)
-            except Exception:  # a malformed deal is reported by apply, not here
-                return "Cards are drawn for the first deal."
-            parts = []
-            for k, rnd in enumerate(rounds):
-                drawn = ", ".join(f"{NAMES[p]} {c.label}" for p, c in rnd)
-                if k:
-                    tied = [NAMES[p] for p, _ in rnd]
-                    parts.append(f"; {', '.join(tied[:-1])} and {tied[-1]} tie and draw again: ")
-                else:
-                    parts.append("Drawing for the first deal: ")
-                parts.append(drawn)
-            high = "lowest" if self._lowest else "highest"
-            return (f"{''.join(parts)}. {NAMES[dealer]} draws the {high} card and deals the first hand "
-                    f"[WH-1.3]; the pack is shuffled again.")
-        d = self.dealer
-        if len(cards) < 52:
-            return "Cards are dealt."
-        t = cards[51]
-        line = (f"Hand {self.hands_dealt + 1}: {NAMES[d]} deals one card at a time from his left [WH-2.1]; the last, "
-                f"{t.label}, is turned face up: {SUIT_PLURAL[t.suit]} are trumps [WH-2.2].")
-        if len(cards) > 52:
-            pos = {c: i for i, c in enumerate(cards[:52])}
-            shown = ", ".join(f"{c.label} on its way to {NAMES[(d + 1 + pos[c]) & 3]}" for c in cards[52:]
-                              if c in pos)
-            line += f" {shown} turned face up in the deal: a misdeal [WH-3.2]."
-        else:
-            line += f" {NAMES[(d + 1) & 3]} leads [WH-4.1]."
-        return line
-
 
 Whist.State = WhistState
 GAME = Whist
