@@ -664,6 +664,11 @@ class State:
             out.append(i)
         return out
 
+    def deal_owners(self) -> list:
+        """For each card of the latest deal (in deal order): the seat it went to (dealt or drawn), or None while
+        nobody has it (the stock). Public for those who lay out a deal of their own (`cardkit.share`)."""
+        return self._deal_owners()
+
     def _deal_owners(self) -> list:
         """For each card of the latest deal (in deal order): the seat it went to (dealt or drawn), or
         None while nobody has it (the stock). A game implements this for ``resample``."""
