@@ -27,7 +27,8 @@ FORBIDDEN = {"ipywidgets", "IPython", "ipykernel", "voila", "nbformat", "traitle
 # cardkit modules the widgets may use
 PUBLIC = {"cardkit", "cardkit.view", "cardkit.cards", "cardkit.rules", "cardkit.record", "cardkit.errors",
           "cardkit.documents",
-          "cardkit.svg", "cardkit.bots", "cardkit.exercises", "cardkit.rulecard", "cardkit.table", "cardkit.events"}
+          "cardkit.svg", "cardkit.bots", "cardkit.exercises", "cardkit.rulecard", "cardkit.table", "cardkit.events",
+          "cardkit.share"}
 
 
 def forbidden(module: str) -> bool:

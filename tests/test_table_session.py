@@ -162,3 +162,23 @@ def test_the_review_is_read_out_when_it_is_ready():
     live = re.findall(r"<span class='ck-live'[^>]*>([^<]*)</span>", table._review_out.value)
     assert len(live) == 1 and live[0].startswith("The review is ready: the expert looked at your")
     assert (f"differently at {len(found)} move" in live[0]) if found else "agrees with every one" in live[0]
+
+
+def test_a_finished_game_opens_as_a_worked_example():
+    """Issue 37: "Make this an example" after a game — the end of the game offers a link to it as a worked
+    example (the record in the page's address, `cardkit.share`); the link gives back the whole game. Not
+    before the end: a game in progress holds cards the player has not seen."""
+    import re
+
+    import widgets
+    from cardkit.share import from_link
+    table = widgets.PlayTable("ecarte", seed=6)
+    bot = RandomBot(5)
+    while not table.state.is_terminal():
+        assert "ck-example-link" not in table._log.value
+        while table._moments:
+            table.next_round()
+        table.play(bot.choose(table.state))
+    href = re.search(r"class='ck-example-link' href='#([^']+)'", table._log.value).group(1)
+    record, _ = from_link(href)
+    assert record.actions == table.state.to_record().actions

@@ -34,6 +34,7 @@ from cardkit import CardkitError, IllegalActionError
 from cardkit.bots import bots_for
 from cardkit.documents import STATIC_SITE
 from cardkit.rules import link_rule_ids, scroll_x
+from cardkit.share import to_link
 from cardkit.table import (REVIEW_SECONDS, Refused, Table, and_words, check_people, no_difference,
                            within_noise)
 from cardkit.view import plural
@@ -97,7 +98,18 @@ def record_link(state, filename: str) -> str:
     data = base64.b64encode(state.to_record().dumps().encode()).decode()
     return (f"<a class='ck-download' download='{escape(filename)}' href='data:application/json;base64,{data}'>"
             "Download the game record</a> <small>(a file with every move and every card of the game, also the "
-            "cards nobody saw)</small>")
+            "cards nobody saw)</small>" + example_link(state))
+
+
+def example_link(state) -> str:
+    """Once the game is over: a link that opens it as a worked example on this page, every hand open, and that
+    a reader can send ("Your own example" reads the link; `cardkit.share`). Nothing where it cannot be made."""
+    try:
+        fragment = to_link(state.to_record())
+    except CardkitError:
+        return ""
+    return (f" · <a class='ck-example-link' href='#{escape(fragment)}'>Open this game as a worked example</a> "
+            "<small>(every hand open; the address of the page then leads to it: send it to a friend)</small>")
 
 
 # words for a screen reader alone (read out through the page's live region, not shown)
