@@ -94,7 +94,8 @@ def cold_odds_rows(cases=None, core: Path | None = None) -> list:
 
 def expert_times(positions: int = 10, games=None, core: Path | None = None) -> list:
     """The expert at the static site's budget (`THINK_MS_BROWSER` a move, never fewer playouts than the evidence),
-    as `bench.static_expert_times` times it in Chromium, in one fresh Pyodide: `positions` decisions of each game
+    as the play table there thinks, in one fresh Pyodide (a page of the built site cannot: its wheel lacks
+    `cardkit.tournament`, which times the moves): `positions` decisions of each game
     and player count; per row `tournament.expert_move_times`'s figures, the CPU ones by the thread's CPU time, and
     ``playouts_per_s`` (playouts a CPU second)."""
     code = f"""
