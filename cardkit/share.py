@@ -81,8 +81,9 @@ def _options_text(game) -> str:
     return ",".join(f"{k}={quote(str(v), safe='')}" for k, v in game.options.items() if defaults.get(k) != v)
 
 
-def to_link(record: Record, step: int | None = None) -> str:
-    """The text of a URL fragment (after '#') that opens `record` at `step` (None: its first step)."""
+def to_link(record: Record, step: int | None = None, puzzle: bool = False) -> str:
+    """The text of a URL fragment (after '#') that opens `record` at `step` (None: its first step); with
+    `puzzle`, as a question to the player whose turn it is at `step` (`puzzle_question`)."""
     game = record.load_game()
     digits = _digits(record)
     number = 0
@@ -91,12 +92,20 @@ def to_link(record: Record, step: int | None = None) -> str:
     payload = _varint(len(record.actions)) + number.to_bytes((number.bit_length() + 7) // 8, "big")
     code = base64.urlsafe_b64encode(payload).decode().rstrip("=")
     at = "" if step is None else str(step)
-    return f"{PREFIX}{VERSION}~{record.game}~{_options_text(game)}~{at}~{code}"
+    if puzzle and step is None:
+        raise ShareError("a puzzle opens at a step: say which")
+    return f"{PREFIX}{VERSION}~{record.game}~{_options_text(game)}~{at}~{code}" + ("~puzzle" if puzzle else "")
 
 
 def from_link(text: str) -> tuple[Record, int | None]:
     """The record and step a link's text (the URL fragment, with or without '#' and 'example=') describes.
     Untrusted: anything wrong raises ShareError with one plain line."""
+    record, step, _ = read_link(text)
+    return record, step
+
+
+def read_link(text: str) -> tuple[Record, int | None, bool]:
+    """As `from_link`, and whether the link asks it as a puzzle."""
     if not isinstance(text, str):
         raise ShareError("a link is text")
     text = text.strip()
@@ -107,9 +116,10 @@ def from_link(text: str) -> tuple[Record, int | None]:
     if len(text) > MAX_LINK:
         raise ShareError(f"the link is too long to be an example ({len(text)} characters; at most {MAX_LINK})")
     parts = text.split("~")
-    if len(parts) != 5:
+    puzzle = len(parts) == 6 and parts[5] == "puzzle"
+    if len(parts) != 5 and not puzzle:
         raise ShareError("this is not a link to an example: its parts are missing")
-    version, name, options, at, code = parts
+    version, name, options, at, code = parts[:5]
     if version != VERSION:
         raise ShareError(f"the link was made by another version of the kit ({version[:10]!r}, this one reads {VERSION})")
     if name not in GAMES:
@@ -166,7 +176,17 @@ def from_link(text: str) -> tuple[Record, int | None]:
     step = int(at) if at else None
     if step is not None and step > steps:
         raise ShareError(f"the link opens at step {step}, but the example has {steps} steps")
-    return Record(name, dict(game.options), actions, {"title": "A shared example"}), step
+    if puzzle and (step is None or not 0 <= state_after(game, actions, step).current_player):
+        raise ShareError("the link asks a puzzle at a step where nobody chooses")
+    return Record(name, dict(game.options), actions, {"title": "A shared example"}), step, puzzle
+
+
+def state_after(game, actions, step: int):
+    """The position after the first `step` actions (replayed)."""
+    state = game.blank_state()
+    for text in actions[:step]:
+        state.apply(text)
+    return state
 
 
 # --- a hand laid out by the reader --------------------------------------------------------------------------
@@ -245,3 +265,59 @@ def deal_from_hands(game_name: str, hands: dict, options: dict | None = None, se
     if dealt.deal_owners() != owners:            # (a game whose deal would go otherwise with these cards)
         raise ShareError(f"with these cards {game.title} deals otherwise: place fewer cards (rule {rule})")
     return record
+
+
+# --- a puzzle: the position as one player saw it, and the expert's choice ------------------------------------
+def puzzle_question(record: Record, step: int, playouts: int = 200, seed: int = 0):
+    """The example at `step` as a question to the player whose turn it is ("You are Berta. What do you
+    play?"), marked like the Test-yourself questions (`cardkit.exercises.mark`): the scene holds only what that
+    player has seen (her view: her hand, the table, the facts); the right answers are the expert's choice and
+    those it finds about as good, asked from her seat only (the cards she has not seen dealt anew for every
+    playout, from `seed`); the explanation names what was played in the example."""
+    from .bots import ExpertBot
+    from .exercises import Choice, Question, Row, Scene, rule_of
+    from .table import no_difference
+    game = record.load_game()
+    if not (isinstance(step, int) and 0 <= step <= len(record.actions)):
+        raise ShareError(f"no step {step!r} in this example (0 to {len(record.actions)})")
+    state = state_after(game, record.actions, step)
+    seat = state.current_player
+    if seat < 0:
+        raise ShareError("nobody chooses at this step: pick a step where a player is to move")
+    names = game.player_names()
+    view = state.view(seat)
+    legal = state.legal_actions()
+    rows = [Row(p.name, [(o, c) for o, c in p.cards if c is not None], p.note) for p in view.piles
+            if any(c is not None for _, c in p.cards)]
+    scene = Scene(facts=list(view.facts), rows=rows, lines=[view.status],
+                  hand=[c for c in view.seats[seat].hand if c is not None], hand_title=f"Your hand ({names[seat]})")
+    choices = [Choice(f"a{i}", a.label, a.card) for i, a in enumerate(legal)]
+    if len(legal) > 1:
+        sample = state.resample(seat, Rng(seed))
+        est = ExpertBot(seed=seed, playouts=playouts).analyse(sample)
+    else:
+        est = []
+    index = {a.text: i for i, a in enumerate(legal)}
+    if est:
+        best = est[0]
+        right = frozenset(f"a{index[e.text]}" for e in est if no_difference(best.mean - e.mean, best))
+        unit = "wins in 100 games" if best.unit == "win" else "points"
+        scale = 100 if best.unit == "win" else 1
+
+        def gap(e) -> str:
+            return f"{(best.mean - e.mean) * scale:.1f} {unit}"
+        why_not = {f"a{index[e.text]}": f"The expert expects {gap(e)} less with {e.action.label}."
+                   for e in est if f"a{index[e.text]}" not in right}
+        top = legal[index[best.text]]
+    else:
+        right, why_not, top = frozenset({"a0"}), {}, legal[0]
+    played = state.parse_action(record.actions[step]) if step < len(record.actions) else None
+    rule = rule_of(state.describe(top))
+    verb = "play" if any(a.card is not None for a in legal) else "choose"
+    samples = est[0].samples if est else 0
+    why = (f"The expert, in your seat, would {verb} {top.label}: {state.describe(top)}"
+           + (f" It dealt the cards you had not seen anew {samples} times and played each choice out." if samples else "")
+           + (f" In the example, {names[seat]} chose {played.label}." if played is not None else ""))
+    return Question(game.name, "puzzle", 0, f"You are {names[seat]}. What do you {verb}?", scene, choices, right,
+                    False, rule, why, f"The expert would {verb} {top.label}.", why_not=why_not, viewer=seat,
+                    others=[], options=dict(game.options), history=tuple(record.actions[:step]), action=played)

@@ -121,3 +121,39 @@ def test_an_impossible_deal_names_the_rule(hands, words):
         deal_from_hands("sieben", hands, seed=1)
     text = str(e.value)
     assert words in text and "\n" not in text and ("rule S7-" in text or "seat" in text or "pack" in text)
+
+
+@pytest.mark.parametrize("game", list(cardkit.GAMES))
+def test_a_puzzle_shows_only_what_its_player_has_seen(game):
+    """A shared example opened as a question ("You are Berta. What do you play?"): the scene holds only cards
+    the player to move has seen; the expert's choice is a right answer; marking it works as in Test yourself;
+    the link says it is a puzzle and comes back as one."""
+    from cardkit.exercises import mark
+    from cardkit.share import puzzle_question, read_link
+    s = played(game, steps=60, seed=4)
+    record = s.to_record()
+    state = record.load_game().blank_state()
+    step = None
+    for k, text in enumerate(record.actions):
+        if state.current_player >= 0 and len(state.legal_actions()) > 1 and k > 5:
+            step = k
+            break
+        state.apply(text)
+    assert step is not None
+    again, at, puzzle = read_link(to_link(record, step, puzzle=True))
+    assert puzzle and at == step and again.actions == record.actions
+    q = puzzle_question(again, at, playouts=24)
+    seat = state.current_player
+    seen = {c.text for c in state.view(seat).cards_visible()}
+    assert {c.text for c in q.scene.cards()} <= seen
+    assert q.viewer == seat and q.prompt.startswith(f"You are {state.game.player_names()[seat]}.")
+    assert mark(q, next(iter(q.answer))).right
+    wrong = [c.key for c in q.choices if c.key not in q.answer]
+    if wrong:
+        assert not mark(q, wrong[0]).right
+
+
+def test_a_puzzle_where_nobody_chooses_is_refused():
+    record = played("sieben", steps=10).to_record()
+    with pytest.raises(ShareError, match="nobody chooses"):
+        from_link(to_link(record, 0, puzzle=True))          # the deal: nobody chooses

@@ -169,7 +169,9 @@ def mark(q: Question, picked) -> Mark:
         raise CardkitError("pick an answer first")
     if not q.multiple and len(picked) != 1:
         raise CardkitError("pick one answer")
-    right = picked == set(q.answer)
+    # one pick: right if it is a right answer (a puzzle may have several choices the expert finds as good);
+    # several: right only if they are the whole answer
+    right = picked <= set(q.answer) if not q.multiple else picked == set(q.answer)
     notes = []
     for k in [c.key for c in q.choices]:
         if k in picked and k not in q.answer and q.why_not.get(k):
