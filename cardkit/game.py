@@ -261,6 +261,14 @@ def _slot_names(cls) -> tuple:
     return names
 
 
+class Narration:
+    """How a game is told, apart from its rules, as OpenSpiel keeps its observers apart from its games: each move
+    in words as everyone sees it (`describe`), what the game says besides to the player who made it, as he
+    follows it (`narrate`), and a round's result in words (`round_result`). A game keeps these in a class of its
+    own beside its rules (`<Game>Narration`), mixed into its state: it reads the position it tells."""
+    __slots__ = ()        # (mixed into a state that may keep its position in slots)
+
+
 class State:
     """Base class of every game state. See the module docstring for the protocol."""
 

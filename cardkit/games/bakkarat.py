@@ -22,7 +22,7 @@ from fractions import Fraction
 
 from ..cards import FRENCH52, Card
 from ..errors import CardError, IllegalActionError
-from ..game import CHANCE, TERMINAL, Action, Deal, Game, State
+from ..game import CHANCE, TERMINAL, Action, Deal, Game, Narration, State
 from ..ledger import TABLE, Ledger
 from ..options import Option
 from ..rules import Table
@@ -202,12 +202,9 @@ class Bakkarat(Game):
 SEAT = {n: p for p, n in enumerate(NAMES)}
 
 
-class BakkaratNarration:
-    """How a game of Bakkarat is told: each move in words as everyone sees it (`describe`), and where the
-    game says more to the player who made it, as he follows it (`narrate`), a round's result in words
-    (`round_result`). Apart from the rules (the state's moves, legal actions and scoring, `BakkaratState`), as
-    OpenSpiel keeps its observers apart from its games; mixed into `BakkaratState`, it reads the position it tells."""
-    __slots__ = ()        # (mixed into a state that may keep its position in slots)
+class BakkaratNarration(Narration):
+    """How a game of Bakkarat is told (`cardkit.game.Narration`)."""
+    __slots__ = ()
 
     def round_result(self) -> str:
         last = self.last

@@ -21,7 +21,7 @@ from math import comb
 
 from ..cards import FRENCH52, Card
 from ..errors import CardError, IllegalActionError
-from ..game import CHANCE, TERMINAL, Action, Deal, Game, State
+from ..game import CHANCE, TERMINAL, Action, Deal, Game, Narration, State
 from ..ledger import TABLE, Ledger
 from ..options import Option
 from ..rng import Rng
@@ -339,12 +339,9 @@ class Stake:
         return self.seat, self.card.text, self.amount, self.orig, self.showings
 
 
-class FaroNarration:
-    """How a game of Faro is told: each move in words as everyone sees it (`describe`), and where the
-    game says more to the player who made it, as he follows it (`narrate`), a round's result in words
-    (`round_result`). Apart from the rules (the state's moves, legal actions and scoring, `FaroState`), as
-    OpenSpiel keeps its observers apart from its games; mixed into `FaroState`, it reads the position it tells."""
-    __slots__ = ()        # (mixed into a state that may keep its position in slots)
+class FaroNarration(Narration):
+    """How a game of Faro is told (`cardkit.game.Narration`)."""
+    __slots__ = ()
 
     def _outcome_words(self, seat, card, outcome, before) -> str:
         name = self._names[seat]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..cards import MAGISCHE7, Card
 from ..errors import IllegalActionError
-from ..game import CHANCE, TERMINAL, Action, Deal, Game, State
+from ..game import CHANCE, TERMINAL, Action, Deal, Game, Narration, State
 from ..options import Option
 from ..rng import Rng
 from ..rules import Table
@@ -187,12 +187,9 @@ class Magische7(Game):
 
 
 
-class M7Narration:
-    """How a game of Magische 7 is told: each move in words as everyone sees it (`describe`), and where the
-    game says more to the player who made it, as he follows it (`narrate`), a round's result in words
-    (`round_result`). Apart from the rules (the state's moves, legal actions and scoring, `M7State`), as
-    OpenSpiel keeps its observers apart from its games; mixed into `M7State`, it reads the position it tells."""
-    __slots__ = ()        # (mixed into a state that may keep its position in slots)
+class M7Narration(Narration):
+    """How a game of Magische 7 is told (`cardkit.game.Narration`)."""
+    __slots__ = ()
 
     def describe(self, action, after: State | None = None) -> str:
         names = self.game.player_names()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..cards import PIQUET32, Card
 from ..errors import CardError, IllegalActionError
-from ..game import CHANCE, TERMINAL, Action, Deal, Game, State
+from ..game import CHANCE, TERMINAL, Action, Deal, Game, Narration, State
 from ..options import Option
 from ..rng import Rng
 from ..rules import Table
@@ -184,12 +184,9 @@ class Sieben(Game):
 
 
 
-class SiebenNarration:
-    """How a game of Sieben is told: each move in words as everyone sees it (`describe`), and where the
-    game says more to the player who made it, as he follows it (`narrate`), a round's result in words
-    (`round_result`). Apart from the rules (the state's moves, legal actions and scoring, `SiebenState`), as
-    OpenSpiel keeps its observers apart from its games; mixed into `SiebenState`, it reads the position it tells."""
-    __slots__ = ()        # (mixed into a state that may keep its position in slots)
+class SiebenNarration(Narration):
+    """How a game of Sieben is told (`cardkit.game.Narration`)."""
+    __slots__ = ()
 
     def round_result(self) -> str:
         if not self.rounds:

@@ -22,7 +22,7 @@ from operator import mul
 
 from ..cards import PIQUET32, Card
 from ..errors import CardkitError, IllegalActionError
-from ..game import CHANCE, TERMINAL, Action, Deal, Game, State
+from ..game import CHANCE, TERMINAL, Action, Deal, Game, Narration, State
 from ..ledger import TABLE, Ledger
 from ..options import Option
 from ..rng import Rng
@@ -760,12 +760,9 @@ MULTIPLE = [{bc: [multiple(bc, pc, dbl) if pc in _CODES else 0 for pc in range(N
             for dbl in (False, True)]
 
 
-class VingtEtUnNarration:
-    """How a game of Vingt-et-un is told: each move in words as everyone sees it (`describe`), and where the
-    game says more to the player who made it, as he follows it (`narrate`), a round's result in words
-    (`round_result`). Apart from the rules (the state's moves, legal actions and scoring, `VingtEtUnState`), as
-    OpenSpiel keeps its observers apart from its games; mixed into `VingtEtUnState`, it reads the position it tells."""
-    __slots__ = ()        # (mixed into a state that may keep its position in slots)
+class VingtEtUnNarration(Narration):
+    """How a game of Vingt-et-un is told (`cardkit.game.Narration`)."""
+    __slots__ = ()
 
     def round_result(self) -> str:
         if not self.log:

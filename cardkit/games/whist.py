@@ -25,7 +25,7 @@ from operator import attrgetter
 
 from ..cards import FRENCH52, Card
 from ..errors import CardError, CardkitError, IllegalActionError
-from ..game import CHANCE, TERMINAL, Action, Deal, Game, State
+from ..game import CHANCE, TERMINAL, Action, Deal, Game, Narration, State
 from ..options import Option
 from ..rng import Rng
 from ..rules import Table
@@ -225,12 +225,9 @@ _SLOTS = tuple("""_strict _classic _ruleset _lowest _bar _callmode _late _call _
 _SLOT_VALUES = attrgetter(*_SLOTS)
 
 
-class WhistNarration:
-    """How a game of Whist is told: each move in words as everyone sees it (`describe`), and where the
-    game says more to the player who made it, as he follows it (`narrate`), a round's result in words
-    (`round_result`). Apart from the rules (the state's moves, legal actions and scoring, `WhistState`), as
-    OpenSpiel keeps its observers apart from its games; mixed into `WhistState`, it reads the position it tells."""
-    __slots__ = ()        # (mixed into a state that may keep its position in slots)
+class WhistNarration(Narration):
+    """How a game of Whist is told (`cardkit.game.Narration`)."""
+    __slots__ = ()
 
     def _score_words(self, s: int) -> str:
         if self._classic:
