@@ -1258,7 +1258,10 @@ class WhistState(WhistNarration, State):
                         f"{TEAMS[s]} {e['tricks'][s]} tricks: {plural(k, unit)} [WH-5.1]")
                 dropped = e.get("dropped", (0, 0))[s]
                 if dropped:
-                    what += (f", {dropped} of them not counted: {TEAMS[1 - s]} had reached 7 hand points first "
+                    reached = e.get("game", 1 - s)       # who reached 7: the other side, or this side itself
+                    what += (f", {dropped} of them not counted: {TEAMS[s]} had already reached 7 hand points "
+                             "[WH-5.4.1]" if reached == s else
+                             f", {dropped} of them not counted: {TEAMS[1 - s]} had reached 7 hand points first "
                              "[WH-5.4.1]")
                 parts.append(what)
         if e.get("honours_scored"):
