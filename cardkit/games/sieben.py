@@ -194,6 +194,8 @@ class SiebenNarration(Narration):
         sn = self.game.side_names()
         text = self.round_text(self.rounds[-1])
         pts = ", ".join(f"{sn[s]} {v}" for s, v in enumerate(self.points))
+        if self.game.options["match"] == "round":          # S7-5.2: a single round is the whole match
+            return f"{text[0].upper()}{text[1:]} [S7-5]. Game points: {pts} — the match is one round [S7-5.2]."
         return (f"{text[0].upper()}{text[1:]} [S7-5]. Game points so far: {pts} — the first to "
                 f"{self.game.target_points} wins.")
 
