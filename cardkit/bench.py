@@ -185,55 +185,72 @@ COPY_CASES = [("magische7", {"players": 4}), ("sieben", {"players": 3}), ("whist
               ("faro", {"players": 3}), ("bakkarat", {})]
 
 
-def copy_costs(name: str, options: dict | None = None, seeds: int = 3, playouts: int = 60, clock=time.process_time) -> dict:
-    """Half-way through a seeded random game (a state dealt from the seed and played to there, as a table has it),
-    CPU seconds of: a move (``legal_actions`` and ``apply``, over the whole game), a ``clone()``, the state's first
-    ``undo()`` and the next one (from a position the first kept), each the median over `seeds` games; and the
-    expert's playouts a CPU second there (`ExpertBot` with the game's policy and horizon, `playouts` a decision,
-    its resamples included)."""
+def copy_costs(name: str, options: dict | None = None, seeds: int = 3, playouts: int = 60, budget: float = 0.1) -> dict:
+    """Half-way through `seeds` seeded random games (a state dealt from the seed and played to there, as a table has
+    it), CPU seconds of: a move (``legal_actions`` and ``apply``), a ``clone()``, a state's first ``undo()`` (the
+    positions it keeps dropped each time) and an undo to a position kept (each undo followed by the move again);
+    each the mean of a loop of `budget` CPU seconds a game (Pyodide's CPU clock ticks coarsely); and the expert's
+    playouts a CPU second there (`ExpertBot` with the game's policy and horizon, `playouts` a decision, its
+    resamples included)."""
     from cardkit.bots.expert import ExpertBot
+    clock = time.process_time
     game = cardkit.load_game(name, **(options or {}))
-    med = lambda xs: sorted(xs)[len(xs) // 2]  # noqa: E731
-    move, clone, first, nxt, done, spent = [], [], [], [], 0, 0.0
+
+    def mean(step) -> float:
+        n, t = 0, clock()
+        while not n or clock() - t < budget:
+            step()
+            n += 1
+        return (clock() - t) / n
+
+    sums = [0.0] * 4
+    done, spent = 0, 0.0
     for seed in range(seeds):
-        below = Rng(seed).below
         s = game.new_state(seed=seed)
-        t = clock()
+        below = Rng(seed).below
         while not s.is_terminal():
             acts = s.legal_actions()
             s.apply(acts[below(len(acts))])
-        move.append((clock() - t) / len(s.history))
         h = s.history
         m = len(h) // 2
         while m > 2 and (h[m - 1].__class__ is Deal or h[m - 2].__class__ is Deal or h[m].__class__ is Deal):
             m -= 1                                # two player actions to take back, a player to move
-        mid = game.new_state(seed=seed)           # the same game to there, as a table has it (never undone)
-        for a in h[len(mid.history):m]:
-            if a.__class__ is not Deal:
-                mid.apply(a.text)
-        t = clock()
-        for _ in range(20):
-            c = mid.clone()
-        clone.append((clock() - t) / 20)
-        t = clock()
-        mid.undo()
-        first.append(clock() - t)
-        t = clock()
-        mid.undo()
-        nxt.append(clock() - t)
-        if c.current_player >= 0:
+        texts = [a.text for a in h[1:m] if a.__class__ is not Deal]
+        mid = game.new_state(seed=seed)           # the same game to there, as a table has it
+        for t in texts:
+            mid.apply(t)
+        last = texts[-1]
+        probe = mid.clone()
+        rng, n, t = Rng(seed), 0, clock()
+        while not n or clock() - t < budget:      # whole random games, their deals included
+            g = game.new_state(seed=rng.next64())
+            while not g.is_terminal():
+                acts = g.legal_actions()
+                g.apply(acts[rng.below(len(acts))])
+                n += 1
+        one = (clock() - t) / n
+
+        def first():
+            mid.__dict__.pop("_marks", None)      # a state that never undid
+            mid.undo().apply(last)
+
+        def again():
+            mid.undo().apply(last)
+        for i, x in enumerate((one, mean(mid.clone), mean(first) - one, mean(again) - one)):
+            sums[i] += x / seeds
+        if probe.current_player >= 0:
             bot = ExpertBot(seed, playouts=playouts)
             t = clock()
-            bot.analyse(c)
+            bot.analyse(probe)
             spent += clock() - t
             done += bot.stats["playouts"]
-    return {"game": name, "options": options or {}, "move_s": med(move), "clone_s": med(clone),
-            "undo_first_s": med(first), "undo_next_s": med(nxt), "playouts_per_s": done / spent if spent else None}
+    return {"game": name, "options": options or {}, "move_s": sums[0], "clone_s": sums[1], "undo_first_s": sums[2],
+            "undo_next_s": sums[3], "playouts_per_s": done / spent if spent else None}
 
 
 def report_copies(out=print) -> list:
-    out("Undo, clone and the expert's playouts (half-way through a game, CPU time, median of 3 seeded games; the "
-        "aim: an undo and a clone cost about a move; the first undo of a game replays it up to there once)")
+    out("Undo, clone and the expert's playouts (half-way through 3 seeded games, CPU time; the aim: an undo and a "
+        "clone cost about a move; a state's first undo replays its game to there once)")
     out(f"{'game':<15} {'options':<14} {'move':>8} {'clone':>9} {'undo':>9} {'next undo':>10} {'playouts/s':>11}")
     rows = [copy_costs(name, opts) for name, opts in COPY_CASES]
     for r in rows:
