@@ -18,6 +18,14 @@ SLOW_FIRST = ("tests/test_static_site.py", "tests/test_play_page.py", "tests/tes
               "tests/test_play_expert.py")
 
 
+def pytest_configure(config):
+    # pytest-xdist (3.6 and later) hands the files out largest first by their number of tests, not in the order
+    # collected: the run of 28 Nov began with test_core.py (480 quick tests) and took up test_static_site.py
+    # (42 tests, the longest file) 36 minutes in. Keep the order below.
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False
+
+
 def pytest_collection_modifyitems(session, config, items):
     rank = {name: i for i, name in enumerate(SLOW_FIRST)}
     items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))   # stable: the rest as collected
