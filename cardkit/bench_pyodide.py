@@ -5,8 +5,9 @@ Why Node.js and not a page in Chromium: the same Pyodide (the static build's, np
 cardkit/static_site/package-lock.json pins it) and the same kind of JavaScript engine (V8), without a browser's
 pages, workers and compositor sharing the two cores, without a built site and a web server, and with the CPU time
 of the one thread that runs Python (Linux's ``/proc/<pid>/task/<pid>/schedstat``): Emscripten has no CPU clock,
-its ``time.process_time`` is the wall clock, which a loaded machine stretches. Each measurement runs in a fresh
-Node.js process, so a fresh interpreter with nothing computed, as a visitor's first page has. The kit is loaded
+its ``time.process_time`` is the wall clock, which a loaded machine stretches. Each cold odds row runs in a fresh
+Node.js process, so a fresh interpreter with nothing computed, as a visitor's first page has; the expert's rows
+share one, as do undo, clone and playouts (`copy_cost_rows`). The kit is loaded
 from its source (this package's files, copied into Pyodide's file system), not the site's compiled wheel: the
 code that runs is the same; only importing it is slower, and imports are not timed here."""
 from __future__ import annotations
