@@ -115,18 +115,13 @@ for name in {list(games) if games else None!r} or cardkit.GAMES:
     return rows
 
 
-# states a clone and an undo are timed over in each of copy_costs' games: the thread's CPU clock moves in steps of
-# about 4 ms (the kernel's tick), so 3 x 200 states time a clone to within about 7 µs
-COPY_REPS = 200
-
-
-def copy_cost_rows(cases=None, core: Path | None = None, reps: int = COPY_REPS) -> list:
+def copy_cost_rows(cases=None, core: Path | None = None) -> list:
     """`cardkit.bench.copy_costs` (a move, a clone, an undo and the expert's playouts a CPU second, half-way through
     seeded games) for each of `cases` (default `bench.COPY_CASES`) in one fresh Pyodide."""
     from .bench import COPY_CASES
     code = ("import json\nfrom cardkit.bench import copy_costs\n"
             f"for name, opts in {list(cases or COPY_CASES)!r}:\n"
-            f"    print(json.dumps(copy_costs(name, opts, reps={reps})))\n")
+            "    print(json.dumps(copy_costs(name, opts)))\n")
     rows, _ = run_python(code, core)
     return rows
 
@@ -186,11 +181,10 @@ def report(out=print, expert: bool = True) -> dict:
         out(f"{r['game']:<15} {o:<44} slowest {r['max'] * 1000:6.0f} ms  {ok}   ({ph})")
     results = {"cold_odds": cold, "load": load}
     from .bench import COPY_CASES, copy_costs
-    native = [copy_costs(name, opts, reps=COPY_REPS) for name, opts in COPY_CASES]
+    native = [copy_costs(name, opts) for name, opts in COPY_CASES]
     mine = results["copies"] = copy_cost_rows(core=core)
     out("Undo, clone and the expert's playouts in Pyodide (cardkit.bench.copy_costs in Node.js: CPU time of the thread "
-        f"running Python; a clone and an undo the mean over 3 x {COPY_REPS} states), beside the same natively, measured "
-        "just before")
+        "running Python), beside the same natively, measured just before")
     out(f"{'game':<15} {'options':<14} {'move':>8} {'clone':>9} {'undo':>9} {'next undo':>10} {'playouts/s':>11} "
         f"{'natively':>9} {'× native':>9}")
     for r, n in zip(mine, native):
