@@ -657,6 +657,49 @@ def test_after_a_visit_the_site_works_with_the_network_gone(chromium, static_sit
     context.close()
 
 
+def test_installed_as_an_app_the_whole_site_is_saved_and_a_page_never_opened_plays_offline(chromium, static_site_dir,
+                                                                                            tmp_path):
+    """The site installed as an app and launched from it: Chromium's `--app=URL` (an app window on the manifest's
+    start_url, index.html), where the page's `display-mode: standalone` holds as in an installed app launched
+    from a phone's home screen or a desktop's menu; that media query is what the page reads as "installed"
+    (CDP's Emulation.setEmulatedMedia does not emulate display-mode in Chromium 156's headless mode: it still
+    matches `browser`). Without a click, the whole site is saved (every file of the build's list, at its
+    revision); then, with the server gone, a page never opened loads and plays. About 20 s of wall."""
+    from cardkit.site import CHROMIUM, CHROMIUM_ARGS
+    manifest = _sw_manifest(static_site_dir)
+    with serving_static(static_site_dir) as base:
+        start = urljoin(f"{base}/", json.loads((static_site_dir / "manifest.webmanifest").read_text())["start_url"])
+        context = chromium.browser_type.launch_persistent_context(
+            tmp_path / "profile", executable_path=CHROMIUM, headless=True, args=[*CHROMIUM_ARGS, f"--app={start}"],
+            viewport={"width": 1280, "height": 900})
+        try:
+            page = context.pages[0]
+            errors = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.wait_for_load_state()
+            assert page.url == start and page.evaluate("() => matchMedia('(display-mode: standalone)').matches")
+            _ready(page)
+            _offline_state(page, "complete")                          # nobody asked: the app saved it all
+            assert "every page works without a network" in page.locator(".ck-offline").inner_text()
+            assert _cached(page, base) == {rel: e["revision"] for rel, e in manifest.items()}
+        except BaseException:
+            context.close()
+            raise
+    try:
+        with pytest.raises(OSError):                                              # the server is gone
+            __import__("urllib.request").request.urlopen(start, timeout=3)
+        page.goto(f"{base}/sieben.html")                                          # never opened
+        assert page.evaluate("() => matchMedia('(display-mode: standalone)').matches")
+        _ready(page)
+        page.locator(".ck-play-start").first.click()
+        page.wait_for_selector(".ck-play button.ck-card.ck-playable:not(:disabled)", timeout=60000)
+        table = page.locator(".ck-play").first
+        _click_and_wait(page, table, table.locator("button.ck-card.ck-playable").first)
+        assert errors == []
+    finally:
+        context.close()
+
+
 def _screenshots(page, stem: Path) -> None:
     """The page as it is now, at 1280 and at 390 pixels wide (a phone)."""
     page.screenshot(path=f"{stem}-1280.png")
