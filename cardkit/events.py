@@ -8,7 +8,6 @@ the position before it and the one right after it (`State.describe(action, after
 the player who made it, what only he saw; a deal is narrated from the position before it alone."""
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 
 from .game import CHANCE, Deal, State
@@ -65,12 +64,12 @@ def step(state: State, action, viewers=None) -> list[Event]:
         text = state.describe(action)
         before = None
     else:
-        before = copy.deepcopy(state)
+        before = state.clone()                   # (a light copy of the position: `State.clone`)
     state.apply(action)
     dealt = len(state.history) > n0 + 1          # the protocol dealt a new round by itself
     after = state
     if before is not None and dealt:            # the position between the move and the deal (a copy's actions
-        after = copy.deepcopy(before)            # are its own objects: the move found by its text)
+        after = before.clone()                   # are its own objects: the move found by its text)
         after.advance(after.parse_action(action.text))
     if before is None:
         lines = {None: text} if viewers is None else {v: text for v in viewers}
@@ -83,7 +82,7 @@ def step(state: State, action, viewers=None) -> list[Event]:
         event.ended, event.coming, event.result = ended, now, after.round_result()
     events = [event]
     if dealt:
-        pre = copy.deepcopy(after) if after is not state else after
+        pre = after.clone() if after is not state else after
         for k in range(n0 + 1, len(state.history)):
             r, t = pre.progress()
             deal = state.history[k]

@@ -10,7 +10,6 @@ player names, the rule the example illustrates, a narration line per step index)
 """
 from __future__ import annotations
 
-import copy
 import json
 from dataclasses import dataclass, field
 from importlib import resources
@@ -148,9 +147,9 @@ class Record:
     def states(self, **override) -> list:
         """The state before the first action and after each action (copies), for stepping through."""
         s0 = self.load_game(**override).blank_state()
-        out = [copy.deepcopy(s0)]
+        out = [s0.clone()]
         for _, _, s in self.replay(**override):
-            out.append(copy.deepcopy(s))
+            out.append(s.clone())
         return out
 
     def narration_for(self, **override) -> tuple[dict, dict | None, int | None]:

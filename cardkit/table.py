@@ -17,7 +17,6 @@ them by what never comes up; and a move the turn has passed on from may have sho
 it passed to. Alone, Undo deals the cards the human has not seen anew (`State.resample`)."""
 from __future__ import annotations
 
-import copy
 import math
 import os
 import re
@@ -324,7 +323,7 @@ class Table:
         """Keep the end of a round as a moment of its own, for each person: the table as the round left it
         (`state`, a copy kept for the view), its result in words (`round_result`), what happened in it since
         his last move; what follows (the next deal, the computer's moves) is told after it."""
-        kept = state if state is not self.state else copy.deepcopy(state)
+        kept = state if state is not self.state else state.clone()
         for p, notes in self.notes.items():
             recent = [(title, pile) for _, title, pile in notes.recent]
             notes.moments.append({"index": move.index, "ended": move.ended, "coming": move.coming,
@@ -434,7 +433,7 @@ class Table:
         # he saw): a few such worlds, from the table's own random numbers
         moves = [a.text for a in s.history[k:]]
         seen = []
-        probe = copy.deepcopy(then)
+        probe = then.clone()
         for text in moves:
             probe.apply(text)
             seen.append(probe.view(me))

@@ -1,7 +1,6 @@
 """Step through a game record: forward, back, scrub; one line of narration per step."""
 from __future__ import annotations
 
-import copy
 from html import escape
 
 import ipywidgets as w
@@ -25,7 +24,7 @@ def replay_states(record: Record, *, own_narration: bool = True, every_step: boo
         own = record.narration_for(**override)[0] if own_narration else {}
     except CardkitError as e:
         return [], [], str(e)
-    states, lines, error = [copy.deepcopy(state) if every_step else state], [], ""
+    states, lines, error = [state.clone() if every_step else state], [], ""
     for i, text in enumerate(record.actions):
         try:
             action = state.parse_action(text)
@@ -40,7 +39,7 @@ def replay_states(record: Record, *, own_narration: bool = True, every_step: boo
             error = stop_words(record, i, e)
             break
         if every_step:
-            states.append(copy.deepcopy(state))
+            states.append(state.clone())
         lines.append(line)
     return states, lines, error
 
