@@ -299,11 +299,7 @@ _COLD_MODULES = {"vingt_et_un": "cardkit.games.vingt_et_un", "bakkarat": "cardki
 
 def _clear_odds_memos(name: str) -> None:
     import importlib
-    mod = importlib.import_module(_COLD_MODULES[name])
-    if hasattr(mod, "clear_memos"):
-        mod.clear_memos()
-    else:
-        mod._CACHE.clear()
+    importlib.import_module(_COLD_MODULES[name]).clear_memos()
 
 
 def _vu_stake_positions(game):

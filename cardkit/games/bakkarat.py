@@ -957,6 +957,11 @@ TEN_PAIRS = [(a, b) for a, b in PAIRS if RED[a + b] == 10]
 _CACHE: dict = {}
 
 
+def clear_memos() -> None:
+    """Forget the odds worked out so far (the bench's cold rows: the cost a visitor's first Odds panel pays)."""
+    _CACHE.clear()
+
+
 def _ways(c, a, b) -> int:
     return c[a] * c[b] if a != b else c[a] * (c[a] - 1) // 2
 
