@@ -629,6 +629,16 @@ class State:
                 break
         return state if state is not None else self.clone()
 
+    def fork(self) -> "State":
+        """An independent copy of this position for a search that plays it out (the expert's playouts): the
+        game's light copy (`_fork`), without the dealer's RNG of its own that `clone` adds."""
+        return self._fork()
+
+    def position_at(self, k: int) -> "State":
+        """A new state at the position after the first k entries of the history (as a replay of them gives it,
+        with no dealer's RNG), from a kept position where there is one."""
+        return self._position(k)
+
     def _fork(self) -> "State":
         """An independent copy of this position: `clone`'s, resample's (one per try) and the expert's (one per
         playout). The base replays the history (`_position`); a game with a light copy of its position returns

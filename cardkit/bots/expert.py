@@ -323,7 +323,7 @@ class ExpertBot(Bot):
             used.append(sample)
             seed = rng.next64()
             for i in range(k):
-                s = sample._fork()
+                s = sample.fork()
                 s.apply(texts[i])
                 r = Rng(seed)                    # the same random numbers for every action of the sample
                 if bot is not None:
@@ -406,7 +406,7 @@ class ExpertBot(Bot):
         want = _observation(state, me)
         out = []
         for smp in samples:
-            c = smp._fork()
+            c = smp.fork()
             try:
                 for t in suffix:
                     c.apply(t)
@@ -433,7 +433,7 @@ class ExpertBot(Bot):
         a hand is won by the side that gained most over it, whatever came before the decision."""
         h = state.history
         k = 0 if whole_game else max((i for i, a in enumerate(h) if a.__class__ is Deal), default=0)
-        return state._position(k).scores()
+        return state.position_at(k).scores()
 
     @staticmethod
     def _share(s, sides, mine: int, sign: int, start: list, whole_game: bool) -> float:
