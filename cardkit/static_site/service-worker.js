@@ -20,6 +20,10 @@
      deleted (Workbox's `activate`). A page never visited, asked for while an older version is still active
      after the host has been updated, is not served half old, half new: the worker says that a new version is
      being got ready, activates it as soon as it is installed, and loads the page again.
+   - A visitor of the site's earlier, hand-written worker (before 28 Nov; its caches "cardkit:<site>:<version>")
+     had the whole site saved and is told nothing by its pages: this version saves the whole site, takes over as
+     soon as it is saved (skipWaiting), deletes the old caches and loads the open pages again (a game under way
+     comes back), instead of waiting until every tab of the site has closed.
    - Everything else (JupyterLite's own requests: its heartbeat, its in-browser drive) is JupyterLite's own
      service worker's, loaded at the end: the site's answer stops the event before that worker sees it.
 
@@ -140,7 +144,10 @@ it in a moment.</p>
   /* The addresses the previous version kept (its revisions; or the caches of the site's earlier worker), and the
      whole site if the visitor asked for it: what a new version fetches as it installs. */
   async function previouslyKept() {
-    if (!savingData() && await (await caches.open(SETTINGS)).match(WHOLE)) return [...ENTRIES.keys()];
+    const settings = await caches.open(SETTINGS);
+    // The earlier worker saved the whole site for every visitor, and said so ("Available offline"): kept whole.
+    if (!savingData() && await replacesHandWritten()) await settings.put(WHOLE, new Response("saved by the earlier worker"));
+    if (!savingData() && await settings.match(WHOLE)) return [...ENTRIES.keys()];
     const urls = new Set();
     for (const r of await (await caches.open(CACHE)).keys()) {
       const u = new URL(r.url);
@@ -164,14 +171,27 @@ it in a moment.</p>
   const skipWaiting = self.skipWaiting.bind(self);
   self.skipWaiting = () => Promise.resolve();
 
+  // The site's earlier, hand-written worker (before Workbox; its caches are named OLD_PREFIX...) serves its pages
+  // with no word of a new version, and a page it never kept from the network, with its own files: mixed. Once this
+  // version is saved, it takes over at once rather than when every tab of the site has closed, and loads again
+  // the pages of the old one that are open (a game under way comes back: the table keeps it in the browser).
+  const replacesHandWritten = () => caches.keys().then((names) => names.some((n) => n.startsWith(OLD_PREFIX)));
+
   self.addEventListener("install", (event) => {
-    event.waitUntil(previouslyKept().then((urls) => controller(entriesOf(urls)).install(event)));
+    event.waitUntil(previouslyKept().then((urls) => controller(entriesOf(urls)).install(event))
+      .then(replacesHandWritten).then((old) => old && skipWaiting()));
   });
 
   self.addEventListener("activate", (event) => {
     site.activate(event);           // Workbox: every entry that is not of this version's manifest goes
-    event.waitUntil(caches.keys().then((names) => Promise.all(
-      names.filter((n) => n.startsWith(OLD_PREFIX)).map((n) => caches.delete(n)))));
+    event.waitUntil(caches.keys().then(async (names) => {
+      const old = names.filter((n) => n.startsWith(OLD_PREFIX));
+      await Promise.all(old.map((n) => caches.delete(n)));
+      if (!old.length) return;
+      for (const client of await self.clients.matchAll({ type: "window" })) {
+        client.navigate(client.url).catch(() => {});
+      }
+    }));
   });
 
   /* Keep these addresses of the site (those of this version's manifest), four at a time, each fetched and checked
