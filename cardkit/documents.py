@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 from .errors import CardkitError
+from .games import GAMES, game_class, load_game
 
 # The site's pages are notebooks: Voilà serves `sieben.ipynb`, the static site (`cardkit build-static`, Python
 # running in the visitor's browser) the same page as `sieben.html`. Every link the kit builds to another page
@@ -126,11 +127,10 @@ def _find(text: str, original: str) -> tuple[int, int] | None:
 
 def cited_passages(file: str) -> dict[str, tuple[int, int]]:
     """Every passage of `file` that a registered game's rulebook quotes: id → (start, end)."""
-    import cardkit
     text = source_text(file)
     out: dict[str, tuple[int, int]] = {}
-    for name in cardkit.GAMES:
-        book = cardkit.load_game(name).rulebook
+    for name in GAMES:
+        book = load_game(name).rulebook
         for r in book.rules:
             for c in [*r.cite, *(c for rd in r.readings for c in rd.cite)]:
                 if c.source == file and c.original:
@@ -166,7 +166,6 @@ def _marked(text: str, spans: dict[str, tuple[int, int]]) -> str:
 
 def _game_links(games: str) -> str:
     """A document's games ("Vingt-et-un, Faro, …") as links to their pages."""
-    from . import GAMES, game_class
     pages = {game_class(g).title: g for g in GAMES}
     out = []
     for title in (t.strip() for t in games.split(",")):

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 
 from .errors import CardkitError, RecordError
+from .games import load_game
 
 FORMAT, VERSION = "cardkit-record", 1
 _RESERVED = ("format", "version", "game", "options", "actions")
@@ -118,7 +119,6 @@ class Record:
 
     # replay ---------------------------------------------------------------------------------------
     def load_game(self, **override):
-        from . import load_game
         try:
             return load_game(self.game, **{**self.options, **override})
         except CardkitError as e:

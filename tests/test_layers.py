@@ -2,7 +2,8 @@
 
 * cardkit/ (the engine) imports nothing of Jupyter and nothing of the UI: it runs anywhere, Pyodide too;
 * widgets/ use cardkit only through its public modules and names, never a game module or a private name;
-* notebooks/ stay thin: their code cells call widgets, they do not reach into cardkit.games.
+* notebooks/ stay thin: their code cells call widgets, they do not reach into cardkit.games;
+* no import circle in cardkit/ or widgets/, counting the imports inside functions (they run too, only later).
 
 widgets/ and notebooks/ may still be partial: a missing or empty directory passes, a file breaking the
 rule fails.
@@ -121,6 +122,141 @@ print("\\n".join(sorted(set(attempts) | set(sys.modules))))
     assert "cardkit.games.magische7" in seen
     bad = sorted(m for m in seen if forbidden(m))
     assert not bad, f"importing/playing cardkit imported {bad}"
+
+
+# --- no import circle ------------------------------------------------------------------------------
+def type_checking_only(tree: ast.AST) -> set[int]:
+    """ids of the nodes under ``if TYPE_CHECKING:`` (imports for annotations, which never run)."""
+    out: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and (
+                isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
+                or isinstance(node.test, ast.Attribute) and node.test.attr == "TYPE_CHECKING"):
+            out |= {id(n) for stmt in node.body for n in ast.walk(stmt)}
+    return out
+
+
+def import_graph(sources: dict[str, tuple[str, bool]]) -> dict[str, dict[str, int]]:
+    """module -> {module it imports: line}, among the given modules only, for imports anywhere in a module
+    (inside functions too) except under ``if TYPE_CHECKING:``. `sources`: module name -> (its source, whether it
+    is a package's __init__). ``from p import x`` is an import of p.x where that is a module, else of p."""
+    graph: dict[str, dict[str, int]] = {}
+    for mod, (src, is_package) in sources.items():
+        tree = ast.parse(src)
+        skip = type_checking_only(tree)
+        package = mod if is_package else mod.rpartition(".")[0]
+        edges: dict[str, int] = {}
+        for node in ast.walk(tree):
+            if id(node) in skip:
+                continue
+            found: list[str] = []
+            if isinstance(node, ast.Import):
+                found = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parts = package.split(".")
+                    parts = parts[:len(parts) - (node.level - 1)]
+                    base = ".".join(parts + ([node.module] if node.module else []))
+                found = [f"{base}.{a.name}" if f"{base}.{a.name}" in sources else base for a in node.names]
+            else:
+                found = [m for m, _, _, _ in imports(ast.Module(body=[ast.Expr(node)], type_ignores=[]))] \
+                    if isinstance(node, ast.Call) else []
+            for target in found:
+                while target and target not in sources:        # import a.b.c: a.b.c's own module, or its package
+                    target = target.rpartition(".")[0]
+                if target and target != mod:
+                    edges.setdefault(target, node.lineno)
+        graph[mod] = edges
+    return graph
+
+
+def circles(graph: dict[str, dict[str, int]]) -> list[list[str]]:
+    """The import circles: for each strongly connected group of two or more modules (Tarjan), a shortest
+    circle through its first module, written [a, b, …, a] (break it, and the next one in the group shows)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    groups: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    out = []
+    for group in groups:                                    # one circle through the group: a shortest way back
+        start, members = group[0], set(group)
+        paths = {start: [start]}
+        todo = [start]
+        while todo:
+            v = todo.pop(0)
+            for w in sorted(graph[v]):
+                if w == start:
+                    out.append(paths[v] + [start])
+                    todo = []
+                    break
+                if w in members and w not in paths:
+                    paths[w] = paths[v] + [w]
+                    todo.append(w)
+    return out
+
+
+def module_sources(*dirs: Path) -> dict[str, tuple[str, bool]]:
+    out = {}
+    for d in dirs:
+        for p in py_files(d):
+            rel = p.relative_to(ROOT)
+            if SITE_TOOLS & set(rel.parts):
+                continue
+            parts = list(rel.with_suffix("").parts)
+            is_package = parts[-1] == "__init__"
+            out[".".join(parts[:-1] if is_package else parts)] = (p.read_text(encoding="utf-8"), is_package)
+    return out
+
+
+def test_the_circle_checker_sees_imports_inside_functions():
+    """The circle documents.py and record.py made until 28 Nov: each imported the package inside a function,
+    and the package imports record, record's game imports rules, rules imports documents."""
+    pkg = {"kit": ("from .game import Game\nfrom .record import Record\nGAMES = {}", True),
+           "kit.game": ("from .record import Record\nfrom .rules import book", False),
+           "kit.rules": ("from .documents import text", False),
+           "kit.documents": ("def links():\n    from . import GAMES\n", False),
+           "kit.record": ("class Record:\n    def game(self):\n        import kit\n", False),
+           "kit.errors": ("", False)}
+    assert circles(import_graph(pkg)) == [["kit", "kit.record", "kit"]]
+    pkg["kit.record"] = ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import kit\n", False)
+    assert circles(import_graph(pkg)) == [["kit", "kit.game", "kit.rules", "kit.documents", "kit"]]
+    pkg["kit.documents"] = ("from .errors import x", False)
+    assert circles(import_graph(pkg)) == []                 # an import for annotations only never runs
+    pkg["kit.errors"] = ("import importlib\nimportlib.import_module('kit.game')", False)
+    pkg["kit.game"] = ("from . import errors", False)
+    assert circles(import_graph(pkg)) == [["kit.errors", "kit.game", "kit.errors"]]
+
+
+def test_no_import_circle():
+    graph = import_graph(module_sources(ENGINE, WIDGETS))
+    assert "cardkit.impact" in graph["cardkit.cli"]         # imported inside a function: the graph sees it
+    found = [" -> ".join(f"{a} (line {graph[a][b]})" for a, b in zip(c, c[1:])) + f" -> {c[-1]}"
+             for c in circles(graph)]
+    assert not found, "import circles (a (line n) -> b: a imports b on its line n):\n" + "\n".join(found)
 
 
 # --- the widgets -------------------------------------------------------------------------------------
