@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import operator
 import os
-from typing import ClassVar
+from typing import Callable, ClassVar, Iterable, TypeAlias
 
 from .cards import Card, Deck
 from .errors import CardkitError, IllegalActionError, OptionError, RecordError
@@ -28,6 +28,9 @@ from .rng import Rng
 
 CHANCE = -1     # current_player while a deal is due
 TERMINAL = -2   # current_player once the game is over
+
+# a state of any game: inside Game the name State is its class attribute (the game's own State class)
+AnyState: TypeAlias = "State"
 
 
 def _deal_cards(cards):
@@ -94,6 +97,9 @@ class Deal:
     __slots__ = ("cards", "code", "_decode")
     label = "deal"
     card = None
+    cards: tuple[Card, ...]
+    code: int | None
+    _decode: Callable[[int], Iterable[Card]]
 
     def __init__(self, cards):
         self.cards = tuple(cards)
@@ -126,7 +132,8 @@ class Deal:
     def __repr__(self) -> str:
         return f"Deal({Deck.format(self.cards)!r})"
 
-    __str__ = lambda self: self.text  # noqa: E731
+    def __str__(self) -> str:
+        return self.text
 
 
 class Game:
@@ -141,9 +148,10 @@ class Game:
     # where the play table pauses for a result: when `State.progress()`'s round (0) or trick (1) label changes,
     # the round (hand, coup, deal) that ended is shown as its own moment, with `State.round_result()`
     moment_level: ClassVar[int] = 0
-    State: ClassVar[type]
+    State: ClassVar[type[AnyState]]
     summary: ClassVar[str] = ""
-    _deal_want = None       # what `State._check_deal` compares a deal with, made on first use
+    # what `State._check_deal` compares a deal with, made on first use
+    _deal_want: tuple[int, frozenset[Card] | list[int]] | None = None
 
     def __init__(self, **options):
         self.options = resolve(self.option_specs, options, self.name)
@@ -185,7 +193,7 @@ class Game:
         """The cards a deal shuffles, in canonical order."""
         return list(self.deck.cards)
 
-    def new_state(self, seed: int | None = None, deal=None) -> "State":
+    def new_state(self, seed: int | None = None, deal=None) -> AnyState:
         """A new game: dealt from `seed`, or from an explicit stacked `deal` (cards top first; a list of
         such lists for several rounds). With neither, a random seed is drawn; the record keeps the deals."""
         if deal is not None and seed is not None:
@@ -206,7 +214,7 @@ class Game:
         state._auto_deal()
         return state
 
-    def blank_state(self) -> "State":
+    def blank_state(self) -> AnyState:
         """The state before the first deal (current_player == CHANCE), with no RNG: for replaying records."""
         s = self.State(self)
         s._rng, s.seed, s._stacked = None, None, []
@@ -271,11 +279,16 @@ class Narration:
 
 class State:
     """Base class of every game state. See the module docstring for the protocol."""
+    _cp: int                    # the seat to act, CHANCE or TERMINAL (see current_player)
+    # the dealer: set by Game.new_state and blank_state, copied by undo and clone
+    _rng: Rng | None
+    seed: int | None
+    _stacked: list[Deal]
 
     def __init__(self, game: Game):
         self.game = game
         self.history: list = []
-        self._legal_cache = None
+        self._legal_cache: list | None = None
         self._rng_log: list = []   # (history index of an auto deal, rng state before it)
         self._start()
 
@@ -551,7 +564,8 @@ class State:
             want.append(probe._observation(player))
         cards = list(deal.cards)
         hidden = [cards[i] for i in slots]
-        dealer = False                          # made at the first shuffle that does not fit
+        dealer: _ExclusionDealer | None = None
+        made = False                            # the dealer is made at the first shuffle that does not fit
         for t in range(tries):
             rng.shuffle(hidden)
             if dealer and not dealer.respects(hidden):
@@ -562,8 +576,8 @@ class State:
             cand = self._fits(prefix, new, suffix, want, player)
             if cand is not None:
                 return cand
-            if dealer is False:
-                dealer = _ExclusionDealer.make(slots, hidden, self._excluded())
+            if not made:
+                dealer, made = _ExclusionDealer.make(slots, hidden, self._excluded()), True
         if dealer:
             for t in range(tries):
                 cand = self._fits(prefix, dealer.deal(rng, cards), suffix, want, player)
@@ -717,7 +731,7 @@ class State:
             self.game.options == other.game.options and \
             self.snapshot()[::2] == other.snapshot()[::2]
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # a state changes as it is played: equal, yet not hashable
 
     def scores(self) -> list:
         """Points per player (a team game gives each player the team's total). Final once terminal."""
@@ -896,6 +910,11 @@ class _ExclusionDealer:
     deal order, never from where the true deal put a card."""
 
     __slots__ = ("buckets", "kinds", "_ways", "_splits", "_checks")
+    buckets: list[tuple[frozenset, list[int]]]
+    kinds: list[tuple[tuple[int, ...], list[Card]]]
+    _ways: dict
+    _splits: dict
+    _checks: list[tuple[int, set]]
 
     @classmethod
     def make(cls, slots: list, hidden: list, excluded) -> "_ExclusionDealer | None":
