@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import operator
 import os
-from typing import Callable, ClassVar, Iterable, TypeAlias
+from typing import Callable, ClassVar, Iterable, Self, TypeAlias
 
 from .cards import Card, Deck
 from .errors import CardkitError, IllegalActionError, OptionError, RecordError
@@ -338,7 +338,7 @@ class State:
                 return a
         raise self._illegal(t)
 
-    def apply(self, action) -> "State":
+    def apply(self, action) -> Self:
         """Apply an action (object or text). An illegal one raises IllegalActionError and changes nothing."""
         legal = self._legal_cache
         if legal is None:
@@ -359,7 +359,7 @@ class State:
             self._auto_deal()
         return self
 
-    def advance(self, action) -> "State":
+    def advance(self, action) -> Self:
         """Apply one entry of a history known to be legal (this state's own, or a record's already replayed),
         without the checks and without the deal that `apply` makes by itself where one falls due: the
         position between a move and the deal it set off, as a narration needs it."""
@@ -368,7 +368,7 @@ class State:
         self._legal_cache = legal
         return self
 
-    def deal(self, cards=None, seed: int | None = None) -> "State":
+    def deal(self, cards=None, seed: int | None = None) -> Self:
         """At a chance node: deal `cards` (stacked, top first) or shuffle with `seed`."""
         if not self.is_chance():
             raise IllegalActionError("protocol", "no deal is due now")
@@ -376,7 +376,7 @@ class State:
         d = Deal(self.game.deck.parse_many(_deal_cards(cards))) if cards is not None else self.game.random_deal(Rng(seed if seed is not None else int.from_bytes(os.urandom(6), "big")))
         return self.apply(d)
 
-    def undo(self) -> "State":
+    def undo(self) -> Self:
         """Take back the last player action (and any deal that followed it automatically)."""
         k = len(self.history) - 1
         while k >= 0 and self.history[k].__class__ is Deal:
@@ -660,7 +660,7 @@ class State:
         test compares it with a replay in every game). ``clone`` gives it the dealer's RNG."""
         return self._position(len(self.history))
 
-    def _fork_base(self) -> "State":
+    def _fork_base(self) -> Self:
         """The start of a game's light `_fork`: a copy sharing every attribute, with its own history, its own
         dealer's RNG and RNG log, and no legal actions kept; the game then copies the containers its play
         changes."""
@@ -759,12 +759,12 @@ class State:
         if player is not None:
             self._check_seat(player, "None is the teacher's view of everything")
 
-    def describe(self, action, after: "State | None" = None) -> str:
+    def describe(self, action, after: Self | None = None) -> str:
         """One line narrating `action` taken in this state."""
         return f"{self.game.player_names()[self.current_player]}: {action.label}" \
             if self.current_player >= 0 else "Cards are shuffled and dealt."
 
-    def narrate(self, action, after: "State | None" = None, viewer: int | None = None) -> str:
+    def narrate(self, action, after: Self | None = None, viewer: int | None = None) -> str:
         """The narration of `action` as `viewer` follows it: `describe(action, after)` (what everyone sees),
         and where the game says more to the player who made the move — the card he drew face down, his new
         total — that too; nothing any other player may not see. Lines are separated by newlines (a move

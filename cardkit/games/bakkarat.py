@@ -19,6 +19,7 @@ enumeration (``punter_odds``, ``bank_odds``): fractions, never a simulation.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Self
 
 from ..cards import FRENCH52, Card
 from ..errors import CardError, IllegalActionError
@@ -259,6 +260,7 @@ class BakkaratState(BakkaratNarration, State):
     ``results``, ``scores``) is worked out from the coups played (``_coups``) when it is looked at: the entries
     of a coup follow from its hands and stakes by the rules (BA-3, BA-3.3, BA-4.1), in the order they were
     made."""
+    game: Bakkarat
     current_player = CHANCE                 # an attribute the play sets, not the base class's property
 
     # set up --------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ too short; then ``current_player`` is CHANCE and the protocol shuffles the whole
 from __future__ import annotations
 
 from operator import attrgetter
+from typing import Self
 
 from ..cards import PIQUET32, Card
 from ..errors import CardError, IllegalActionError
@@ -208,6 +209,7 @@ class _Match:
 
 
 class EcarteState(State):
+    game: Ecarte
     current_player = CHANCE                    # a plain attribute the game sets, not the base class's property
 
     # set up --------------------------------------------------------------------------------------
@@ -475,28 +477,29 @@ class EcarteState(State):
                 m.takers += (p,) * k
             m.bought[p] += k
             self._after_exchange(p)
-            return
+            return None
         if data == "announce":                        # EC-2.4
             self.king_pending[p] = False
             m.king_held = p
             self._score(p, 1)
-            return
+            return None
         if data == "propose":
             self.phase = ANSWER
             self.current_player = self.dealer
-            return
+            return None
         if data == "stand":                           # EC-2.3: standing at the first chance is a risk
             if m.exchanges == 0:
                 m.stood = True
             self._begin_play()
-            return
+            return None
         if data == "refuse":
             if m.exchanges == 0:
                 m.refused = True
             self._begin_play()
-            return
+            return None
         # accept
         self._exchange_turn(self.elder)
+        return None
 
     def _end_deal(self) -> None:
         """EC-4.1: three or four tricks one point, five two; EC-2.3 the classic risk of standing."""
@@ -834,7 +837,7 @@ class EcarteState(State):
                 f"{NAMES[w]} +{plural(gain, 'unit')}, {NAMES[lose]} −{plural(gain, 'unit')}.")
 
     # narration -----------------------------------------------------------------------------------
-    def describe(self, action, after: State | None = None) -> str:
+    def describe(self, action, after: Self | None = None) -> str:
         if action.__class__ is Deal:
             d = NAMES[self.dealer]
             e = NAMES[1 - self.dealer]

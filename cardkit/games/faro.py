@@ -18,6 +18,7 @@ from bisect import bisect_left, bisect_right
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
+from typing import Self
 
 from ..cards import FRENCH52, Card
 from ..errors import CardError, IllegalActionError
@@ -431,6 +432,7 @@ class FaroNarration(Narration):
 
 
 class FaroState(FaroNarration, State):
+    game: Faro
     # a plain attribute, not the base class's property: it is read several times per decision
     current_player = CHANCE
 
@@ -756,7 +758,7 @@ class FaroState(FaroNarration, State):
         end = n - 1 if self.bottom_shown else n
         return list(range(start, end)) if self.hands[BANK] else []
 
-    def _resample_last_deal(self, player: int, k: int, rng: Rng, tries: int) -> "FaroState":
+    def _resample_last_deal(self, player: int, k: int, rng: Rng, tries: int) -> State:
         """The unseen cards of the pack in a new order. No action of Faro depends on the order of the cards
         not yet turned (the bank turns, the punters decide about cards already shown), so every order is a
         candidate: one shuffle and one replay, and the player's view is checked once at the end (instead

@@ -5,6 +5,8 @@ Rule IDs refer to ``cardkit/rules/magische7.toml``.
 """
 from __future__ import annotations
 
+from typing import Self
+
 from ..cards import MAGISCHE7, Card
 from ..errors import IllegalActionError
 from ..game import CHANCE, TERMINAL, Action, Deal, Game, Narration, State
@@ -191,6 +193,9 @@ class M7Narration(Narration):
     """How a game of Magische 7 is told (`cardkit.game.Narration`)."""
     __slots__ = ()
 
+    def _lead_words(self, card: Card) -> str:
+        return _lead_words_of(self, card)
+
     def describe(self, action, after: State | None = None) -> str:
         names = self.game.player_names()
         if action.__class__ is Deal:
@@ -209,6 +214,7 @@ class M7Narration(Narration):
 
 
 class M7State(M7Narration, State):
+    game: Magische7
     current_player = CHANCE                  # a plain attribute the game sets, not the base class's property
 
     def _start(self) -> None:
@@ -321,7 +327,7 @@ class M7State(M7Narration, State):
         if self.choosing:
             self.opponent = action.data
             self.choosing = False
-            return
+            return None
         card = action.card
         p = self.current_player
         acts = self._acts[p]
@@ -353,19 +359,20 @@ class M7State(M7Narration, State):
         stock = self.stock
         if stock:
             first = winner if self._winner_first else leader
+            order: tuple[int, ...]
             if self._draw_all:
                 order = (first, (first + 1) % 4, (first + 2) % 4, (first + 3) % 4)
             else:
                 order = (first, opp if first == leader else leader)   # then the trick's other player
-            hands, acts, drawn = self.hands, self._acts, self.drawn_by
+            hands, all_acts, drawn = self.hands, self._acts, self.drawn_by
             for q in order:
                 if stock:
                     c = stock.pop()
                     act = PLAY[c]
-                    if n == 4 and act in acts[q]:
+                    if n == 4 and act in all_acts[q]:
                         self._twice[q] += 1
                     hands[q].append(c)
-                    acts[q].append(act)
+                    all_acts[q].append(act)
                     drawn.append(q)
         # M7-0.5 the winner leads; M7-8.4 a winner without cards hands the lead to his partner
         self.leader = winner
@@ -376,6 +383,7 @@ class M7State(M7Narration, State):
         if n == 4 and not self.hands[winner]:
             self.leader = (winner + 2) % 4
         self._begin_trick()
+        return None
 
     def _illegal(self, text: str) -> IllegalActionError:
         names = self.game.player_names()
@@ -395,13 +403,13 @@ class M7State(M7Narration, State):
             return IllegalActionError("M7-8.2", f"{names[p]} leads and first chooses the opponent: {opts}", text)
         if self.n == 4 and text.lower().startswith("vs "):
             # no choice is open: the trick is under way, or only one opponent could be chosen (M7-8.3, M7-8.5)
-            q = next((q for q in range(4) if text[3:].strip().lower() == names[q].lower()), None)
+            named = next((q for q in range(4) if text[3:].strip().lower() == names[q].lower()), None)
             fixed = f"this trick is played against {names[self.opponent]}; play a card"
             allowed = self._allowed_opponents(self.leader)
-            if not self.trick and q is not None and q % 2 != self.leader % 2 and q not in allowed:
-                if not self.hands[q]:
-                    return IllegalActionError("M7-8.3", f"{names[q]} has no cards left: {fixed}", text)
-                return IllegalActionError("M7-8.5", f"{self._repeat_why(self.leader, q)}: {fixed}", text)
+            if not self.trick and named is not None and named % 2 != self.leader % 2 and named not in allowed:
+                if not self.hands[named]:
+                    return IllegalActionError("M7-8.3", f"{names[named]} has no cards left: {fixed}", text)
+                return IllegalActionError("M7-8.5", f"{self._repeat_why(self.leader, named)}: {fixed}", text)
             return IllegalActionError("M7-8.2", f"no opponent is to be chosen now: {fixed}", text)
         try:
             card = MAGISCHE7.parse(text)
@@ -446,7 +454,7 @@ class M7State(M7Narration, State):
         o = self.game.options
         out = []
         for p in range(self.n):
-            total = 0
+            total: float = 0
             for led, follow, _, _ in self.won[p]:
                 lv, fv = card_points(led, follow, o)
                 total += lv + fv
@@ -579,7 +587,6 @@ def _lead_words_of(state, card) -> str:
             f"answer gives the trick to the leader [M7-1].")
 
 
-M7State._lead_words = _lead_words_of
 Magische7.State = M7State
 GAME = Magische7
 

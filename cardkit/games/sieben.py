@@ -10,6 +10,7 @@ The last player to play a card equal to the first card takes the trick. A game i
 """
 from __future__ import annotations
 
+from typing import Self
 
 from ..cards import PIQUET32, Card
 from ..errors import CardError, IllegalActionError
@@ -268,6 +269,7 @@ class SiebenNarration(Narration):
 
 
 class SiebenState(SiebenNarration, State):
+    game: Sieben
     current_player = CHANCE                     # a plain attribute the game sets, not the base class's property
 
     # set up --------------------------------------------------------------------------------------
@@ -483,7 +485,9 @@ class SiebenState(SiebenNarration, State):
                 win = top[0]
             elif len(top) > 1 and o["three_player_round"] == "most":
                 # S7-8.3: a tie for the most counters goes to the tied player who took the last trick
-                lw = self.side(self.last_trick[1])
+                last = self.last_trick
+                assert last is not None                # (the round's last trick was just taken)
+                lw = self.side(last[1])
                 if lw in top:
                     win, why = lw, "last trick"
             diff = pts = 0
@@ -528,7 +532,7 @@ class SiebenState(SiebenNarration, State):
         t = text.strip().lower()
         if t in ("stop", "end the trick", "end"):
             if self.trick:
-                return IllegalActionError("S7-2.1", f"{who} must answer {self.first.label}: every card of the "
+                return IllegalActionError("S7-2.1", f"{who} must answer {self._first_card().label}: every card of the "
                                           "trick is answered; only the leader, once all have answered, may end "
                                           "the trick", text)
             return IllegalActionError("S7-2.5", f"there is no trick to end: {who} leads a new trick with any card",
@@ -545,19 +549,20 @@ class SiebenState(SiebenNarration, State):
             return IllegalActionError("S7-1.1", f"{who} does not hold {card.label}; a player plays a card from "
                                       "his own hand", text)
         if self.deciding:
-            eq, rule = equal_to(self.first, card, self.game.options["eights_wild"])
-            wild = "a 7 or an 8" if self.game.options["eights_wild"] and self.first.rank not in ("7", "8") else \
+            first = self._first_card()
+            eq, rule = equal_to(first, card, self.game.options["eights_wild"])
+            wild = "a 7 or an 8" if self.game.options["eights_wild"] and first.rank not in ("7", "8") else \
                 "a 7"
-            if self.first.rank == "7":
+            if first.rank == "7":
                 want = "another 7" + (" or an 8" if self.game.options["eights_wild"] else "")
-            elif self.first.rank == "8" and self.game.options["eights_wild"]:
+            elif first.rank == "8" and self.game.options["eights_wild"]:
                 want = "another 8 (a 7 cannot beat a led 8)"
             else:
-                art = "an" if self.first.rank in ("8", "A") else "a"
-                want = f"{art} {RANK_NAME[self.first.rank]} or {wild}"
+                art = "an" if first.rank in ("8", "A") else "a"
+                want = f"{art} {RANK_NAME[first.rank]} or {wild}"
             return IllegalActionError("S7-7.4" if rule == "S7-7.4" else "S7-2.3",
                                       f"{who} may continue the trick only with a card equal to its first card "
-                                      f"{self.first.label}: {want}. {card.label} is not; play such a card or end "
+                                      f"{self._first_card().label}: {want}. {card.label} is not; play such a card or end "
                                       "the trick", text)
         return super()._illegal(text)
 
@@ -606,7 +611,13 @@ class SiebenState(SiebenNarration, State):
         own history, dealer's RNG and RNG log."""
         return self._own(self._copy())
 
-    def _copy(self) -> "SiebenState":
+    def _first_card(self) -> Card:
+        """The trick's first card (read only while a trick is under way)."""
+        first = self.first
+        assert first is not None
+        return first
+
+    def _copy(self) -> Self:
         """A light copy for looking ahead (describe): shares the game and the history."""
         c = object.__new__(type(self))
         c.__dict__.update(self.__dict__)
@@ -657,7 +668,7 @@ class SiebenState(SiebenNarration, State):
         if self.trick or self.current_player >= 0:
             note = ""
             if self.trick:
-                note = f"first card {self.first.label} · held by {names[self.holder]}"
+                note = f"first card {self._first_card().label} · held by {names[self.holder]}"
             piles.append(Pile("Trick", [(names[q], c) for q, c in self.trick], note=note, kind="trick"))
         if self.last_trick:
             tk, w, v = self.last_trick
@@ -666,11 +677,11 @@ class SiebenState(SiebenNarration, State):
                                    "it [S7-2.4]", taker=w))
         piles.append(Pile("Stock", [], count=len(self.stock), kind="stock"))
         for p in range(n):
-            won = [(names[q], c) for t in self.won[p] for q, c in t]
+            won_cards = [(names[q], c) for t in self.won[p] for q, c in t]
             if teacher:
-                piles.append(Pile(f"Won by {names[p]}", won, kind="won"))
+                piles.append(Pile(f"Won by {names[p]}", won_cards, kind="won"))
             else:                                 # won cards lie face down (S7-4.4)
-                piles.append(Pile(f"Won by {names[p]}", [], count=len(won), kind="won"))
+                piles.append(Pile(f"Won by {names[p]}", [], count=len(won_cards), kind="won"))
         cp = self.current_player
         legal = list(self.legal_actions()) if cp >= 0 and player in (None, cp) else []
         term = cp == TERMINAL
@@ -717,11 +728,11 @@ class SiebenState(SiebenNarration, State):
         if not self.trick and self.last_trick is None and self.rounds:
             prefix = f"Last {self.round_text(self.rounds[-1])}. "
         if self.deciding:
-            return (f"{p} may continue the trick with a card equal to {self.first.label}, or end it "
+            return (f"{p} may continue the trick with a card equal to {self._first_card().label}, or end it "
                     f"(it is held by {names[self.holder]}).")
         if not self.trick:
             return f"{prefix}Round {self.round_no}: {p} leads."
-        return f"{p} answers (first card {self.first.label}, held by {names[self.holder]})."
+        return f"{p} answers (first card {self._first_card().label}, held by {names[self.holder]})."
 
     def result_text(self) -> str:
         sn = self.game.side_names()
@@ -750,7 +761,7 @@ class SiebenState(SiebenNarration, State):
         if self.game._side_continues:
             return ""
         # only what the table sees: the leader was not offered to continue (never which cards he holds)
-        return f" ({names[ld]} cannot continue: no card equal to {self.first.label} in hand [S7-2.3])"
+        return f" ({names[ld]} cannot continue: no card equal to {self._first_card().label} in hand [S7-2.3])"
 
     def _peek_deal(self, deal):
         try:

@@ -19,6 +19,7 @@ trump is named, the rest is the stock (top first).
 from __future__ import annotations
 
 from operator import attrgetter, itemgetter
+from typing import Self
 
 from .. import tricks
 from ..cards import VIERUNDZWANZIG as DECK, Card
@@ -215,6 +216,8 @@ _SLOT_VALUES = attrgetter(*_SLOTS)
 
 
 class VierundzwanzigState(State):
+    game: VierundzwanzigGame
+    current_player: int
     # current_player is a slot, not the base class's property: it is read several times per decision
     __slots__ = _SLOTS
 
@@ -989,7 +992,7 @@ class VierundzwanzigState(State):
                      "Tricks and scores per round: from 24 down; 0 or below, or 48 or more, ends the match "
                      "(V24-5, V24-8)")
 
-    def describe(self, action, after: State | None = None) -> str:
+    def describe(self, action, after: Self | None = None) -> str:
         names = self.game.player_names()
         if action.__class__ is Deal:
             n = self.n

@@ -19,6 +19,7 @@ from __future__ import annotations
 from fractions import Fraction
 from math import factorial
 from operator import mul
+from typing import Self
 
 from ..cards import PIQUET32, Card
 from ..errors import CardkitError, IllegalActionError
@@ -884,6 +885,7 @@ class VingtEtUnState(VingtEtUnNarration, State):
     """A sitting. The play keeps only what decides it: the cards, the stakes, who is dead. The money (``ledger``,
     ``log``, ``scores``) is worked out from the coups played (``_coups``) when it is looked at: the entries of
     a coup follow from its hands and stakes by the rules (VU-1.2, VU-1.5, VU-3), in the order they were made."""
+    game: VingtEtUn
     current_player = CHANCE                      # an attribute the play sets, not the base class's property
 
     # set up --------------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ formatting in `_apply` (narration is `describe`, on demand).
 from __future__ import annotations
 
 from operator import attrgetter
+from typing import Any, Self, Sequence
 
 from ..cards import FRENCH52, Card
 from ..errors import CardError, CardkitError, IllegalActionError
@@ -121,7 +122,8 @@ def draw_rounds(cards, lowest: bool) -> tuple[list, int]:
     deal (equal ranks) draw again, in the same order, from the rest. (rounds of (seat, card), the dealer)."""
     def value(c):
         return 1 if lowest and c.rank == "A" else c.value
-    order, pos, rounds = [0, 1, 2, 3], 0, []
+    order, pos = [0, 1, 2, 3], 0
+    rounds: list[list[tuple[int, Card]]] = []
     while True:
         if pos + len(order) > len(cards):          # cannot happen with 52 cards; a safe end all the same
             return rounds, order[0]
@@ -345,6 +347,7 @@ class WhistNarration(Narration):
 
 
 class WhistState(WhistNarration, State):
+    game: Whist
     # current_player is a slot, not the base class's property: it is read at every step
     __slots__ = _SLOTS
 
@@ -359,25 +362,27 @@ class WhistState(WhistNarration, State):
         self._bar = o["revoke_bar"]
         self._callmode = o["calling"]             # WH-4.8.1: who calls a shown card
         self._late = o["first_six"] == "played"   # WH-5.1.1: tricks 7 to 13 of the hand score, each for its taker
-        self._call = None                         # WH-4.8.1: (holder, None while asked / the card called / False)
-        self._liab = ()                           # while _call is set: the holder's cards that may be called
+        self._call: tuple[int, Card | bool | None] | None = None   # WH-4.8.1: (holder, None while asked / the card called / False)
+        self._liab: Sequence[Card] = ()           # while _call is set: the holder's cards that may be called
         self._tshown = False                      # the turned card taken back after a revoke this hand (WH-4.8.1)
         self.current_player = CHANCE
         self._phase = PLAYING
         self._drawn = False                 # the draw for the first dealer is the first chance action
-        self.draw = []                      # its rounds of (seat, card)
+        self.draw: list[list[tuple[int, Card]]] = []   # its rounds of (seat, card)
         self.dealer = -1
         self.hands_dealt = 0                # hands dealt (the draw is not one; a redeal is)
-        self._suits = [{"C": [], "S": [], "H": [], "D": []} for _ in range(4)]   # per seat, suit: actions
-        self.faceup = [set(), set(), set(), set()]   # cards in a hand that everyone has seen (WH-4.8)
-        self.trump = None
-        self.turned = None                  # the turned card (WH-2.2)
+        self._suits: list[dict[str, list[Action]]] = [{"C": [], "S": [], "H": [], "D": []} for _ in range(4)]
+        # (per seat, suit: actions)
+        self.faceup: list[set[Card]] = [set(), set(), set(), set()]   # cards in a hand that everyone has seen (WH-4.8)
+        self.trump: str | None = None
+        self.turned: Card | None = None     # the turned card (WH-2.2)
         self.turned_on_table = False        # until the dealer's first turn (WH-2.3)
         self._pickup = -1                   # the dealer, while the turned card lies on the table
         self.trick: list = []               # the cards of the trick under way, in the order played
-        self._top, self._win = None, 0      # the trick's best card so far, and its player (see _apply)
+        self._top: Card | None = None       # the trick's best card so far, and its player (see _apply)
+        self._win = 0
         self.leader = 0
-        self.led = None
+        self.led: str | None = None         # the suit led to the trick under way
         self.done: list = []                # this hand's tricks: (leader, cards, winner)
         self.won = [0, 0]                   # tricks per side this hand
         self.points = [0, 0]                # hand points (the quick rules) or points (classic) per side
@@ -423,6 +428,18 @@ class WhistState(WhistNarration, State):
 
     def side(self, p: int) -> int:
         return p & 1
+
+    def _led_suit(self) -> str:
+        """The suit led to the trick under way (read only while there is one)."""
+        led = self.led
+        assert led is not None
+        return led
+
+    def _call_holder(self) -> int:
+        """Whose shown card a call is about (read only while one is asked or made, WH-4.8.1)."""
+        call = self._call
+        assert call is not None
+        return call[0]
 
     # dealing -------------------------------------------------------------------------------------
     def _check_deal(self, deal: Deal) -> None:
@@ -506,11 +523,11 @@ class WhistState(WhistNarration, State):
     def _legal_question(self) -> list:
         ph = self._phase
         if ph == ASKED:                          # WH-4.5: "having none?" - or correct with the suit led
-            return [NONE, *self._suits[self.current_player][self.led]]
+            return [NONE, *self._suits[self.current_player][self._led_suit()]]
         if ph == CLAIMING:                       # WH-4.6
             return [CLAIM, NO_CLAIM]
         if ph == CALLING:                        # WH-4.8.1
-            return [*(CALL[c] for c in self._liable(self._call[0])), NO_CALL]
+            return [*(CALL[c] for c in self._liable(self._call_holder())), NO_CALL]
         return [REDEAL, PLAY_ON]                 # WH-3.3
 
     # WH-4.8.1: a shown card is called -------------------------------------------------------------
@@ -575,15 +592,17 @@ class WhistState(WhistNarration, State):
         """p's legal cards after the call: the called card, where it causes no revoke (a call that would
         make him revoke lapses); after "no call" under the quick rules the shown cards wait for the partner's
         call — unless they are p's only cards of the suit led, which he must follow."""
-        p, called = self._call
-        if called:
-            if not self.trick or called.suit == self.led or not self._suits[p][self.led]:
+        call = self._call
+        assert call is not None
+        p, called = call
+        if isinstance(called, Card):
+            if not self.trick or called.suit == self.led or not self._suits[p][self._led_suit()]:
                 return [PLAY[called]]
             return out
         if called is False and self._callmode == "partner":
             liable = self._liab
             if self.trick:
-                follow = self._suits[p][self.led]
+                follow = self._suits[p][self._led_suit()]
                 if follow and len(follow) <= len(liable) and all(a.card in liable for a in follow):
                     return out
             if len(out) > len(liable):           # (the shown cards are in p's hand: faceup is a part of it)
@@ -616,12 +635,13 @@ class WhistState(WhistNarration, State):
             # the trick's best card so far and its player, as tricks.winner finds it (WH-4.3): kept as the
             # cards come, so the trick's end knows its winner
             top = self._top
+            led = self.led
+            assert top is not None and led is not None     # (the trick's first card set them)
             if s == top.suit:
                 if c.value > top.value:
                     self._top, self._win = c, p
             elif s == self.trump:
                 self._top, self._win = c, p
-            led = self.led
             if s != led and not self._strict:
                 self._phase = ASKED              # WH-4.5: the partner asks "having none?"
                 return [NONE, *self._suits[p][led]]             # (as _legal_question)
@@ -642,6 +662,7 @@ class WhistState(WhistNarration, State):
 
     def _take_up(self) -> None:
         d, c = self.dealer, self.turned
+        assert c is not None                    # (dealt)
         self._suits[d][c.suit].append(PLAY[c])
         self.faceup[d].add(c)
         self.turned_on_table, self._pickup = False, -1
@@ -673,7 +694,7 @@ class WhistState(WhistNarration, State):
             self._phase = PLAYING
             n = len(self.done) + 1
             if a is NONE or a.card is None:
-                led = self.led
+                led = self._led_suit()
                 held = self._suits[p][led]
                 self.answers.append((p, n, led))
                 if held:                         # WH-4.4: a revoke, known to nobody but its player
@@ -693,6 +714,7 @@ class WhistState(WhistNarration, State):
                     self._top, self._win = trick[i], (self.leader + i) & 3
                 else:                            # else the card played instead against the best (as _apply)
                     top = self._top
+                    assert top is not None
                     if c.suit == top.suit:
                         if c.value > top.value:
                             self._top, self._win = c, p
@@ -710,7 +732,7 @@ class WhistState(WhistNarration, State):
                 return self._begin_turn(nxt, out) if self.faceup[nxt] else out
             return self._end_trick()
         if ph == CALLING:                        # WH-4.8.1: the card called, or none
-            holder = self._call[0]
+            holder = self._call_holder()
             self._phase = PLAYING
             self.current_player = holder
             h = self._suits[holder]
@@ -720,7 +742,7 @@ class WhistState(WhistNarration, State):
                 return self._after_call(out) if self._callmode == "partner" else out   # (as _legal)
             c = a.data[1]
             self._call = (holder, c)
-            if not self.trick or c.suit == self.led or not h[self.led]:
+            if not self.trick or c.suit == self.led or not h[self._led_suit()]:
                 return [PLAY[c]]                 # (as _after_call)
             return [*h["C"], *h["S"], *h["H"], *h["D"]]
         if ph == CLAIMING:
@@ -731,7 +753,7 @@ class WhistState(WhistNarration, State):
                 if len(sides) == 2 and self._ruleset != "short":   # WH-4.7: both sides revoked: a revoked
                     self._claims = []                              # hand (Short Whist: its law 81 instead)
                     self._end_hand("revoked")
-                    return
+                    return None
             if self._claims:
                 self.current_player = (self._claims[0]["seat"] + 1) & 3
                 return [CLAIM, NO_CLAIM]         # (as _legal_question)
@@ -739,14 +761,14 @@ class WhistState(WhistNarration, State):
             w = self.current_player = self.leader
             if len(self.done) == TRICKS:
                 self._end_hand("played")
-                return
+                return None
             h = self._suits[w]                   # (as _legal: the leader's cards, or the call first)
             out = [*h["C"], *h["S"], *h["H"], *h["D"]]
             return self._begin_turn(w, out) if self.faceup[w] else out
         # MISDEAL (WH-3.3)
         if a is REDEAL:
             self._end_hand("misdeal", by=p)
-            return
+            return None
         self._asking.pop(0)
         if self._asking:
             self.current_player = self._asking[0]
@@ -754,6 +776,7 @@ class WhistState(WhistNarration, State):
             self._phase = PLAYING
             self.current_player = self.leader
             return self._begin_turn(self.leader, None)
+        return None
 
     def _played(self) -> set:
         out = {c for _, cs, _ in self.done for c in cs}
@@ -782,7 +805,7 @@ class WhistState(WhistNarration, State):
     # the end of a hand: scoring ------------------------------------------------------------------
     def _end_hand(self, kind: str, by: int | None = None) -> None:
         d = self.dealer
-        entry = {"hand": self.hands_dealt, "dealer": d, "trump": self.turned, "kind": kind, "by": by,
+        entry: dict[str, Any] = {"hand": self.hands_dealt, "dealer": d, "trump": self.turned, "kind": kind, "by": by,
                  "tricks": list(self.won), "points_before": list(self.points), "games_before": list(self.games),
                  "claimed": [r["seat"] for r in self.revokes if r["state"] == "claimed"],
                  "exposed": list(self.exposed), "honours": list(self.honours) if self._classic else None,
@@ -935,18 +958,18 @@ class WhistState(WhistNarration, State):
             return IllegalActionError("WH-4.6", f"first the revoke: {who} claims it for his side or lets it go "
                                       "(claim the revoke, or no claim)", text)
         if ph == CALLING:
-            holder = NAMES[self._call[0]]
+            holder = NAMES[self._call_holder()]
             return IllegalActionError("WH-4.8.1", f"first the call: {who} calls {holder}'s shown card to be played "
                                       "now, or makes no call", text)
         if self._call is not None and self._call[0] == p and not any(a.card is card for a in self.legal_actions()):
             called = self._call[1]
-            if called:
+            if isinstance(called, Card):
                 return IllegalActionError("WH-4.8.1", f"{called.label} was called: {who} plays it now", text)
             if card in self.faceup[p]:
                 return IllegalActionError("WH-4.8.1", f"{card.label} lies face up until {who}'s partner calls it "
                                           "(he did not call it now)", text)
         if ph == ASKED:
-            led = self.led
+            led = self._led_suit()
             if any(a.card is card for a in self._suits[p][led]):
                 return super()._illegal(text)
             return IllegalActionError("WH-4.5", f"{who} was asked “having none?”: answer having none, or correct "
@@ -957,8 +980,8 @@ class WhistState(WhistNarration, State):
         if not any(a.card is card for a in self._suits[p][card.suit]):
             return IllegalActionError("WH-4.2", f"{who} does not hold {card.label}; a player plays a card of his "
                                       "own hand", text)
-        if self.trick and self._strict and card.suit != self.led and self._suits[p][self.led]:
-            led = self.led
+        if self.trick and self._strict and card.suit != self.led and self._suits[p][self._led_suit()]:
+            led = self._led_suit()
             return IllegalActionError("WH-4.2", f"you hold a {SUIT_ONE[led]}: follow suit ({SUIT_PLURAL[led]} were "
                                       f"led; {card.label} may be played only by a player who has no "
                                       f"{SUIT_ONE[led]})", text)
@@ -969,8 +992,8 @@ class WhistState(WhistNarration, State):
             return IllegalActionError("WH-4.8.1", "a shown card is called only when its holder is to play, by "
                                       + ("his partner" if self._callmode == "partner" else "an opponent")
                                       + "; nobody is asked now", text)
-        shown = ", ".join(c.label for c in self._liable(self._call[0]))
-        return IllegalActionError("WH-4.8.1", f"only a shown card of {NAMES[self._call[0]]}'s may be called: "
+        shown = ", ".join(c.label for c in self._liable(self._call_holder()))
+        return IllegalActionError("WH-4.8.1", f"only a shown card of {NAMES[self._call_holder()]}'s may be called: "
                                   f"{shown}", text)
 
     # results -------------------------------------------------------------------------------------
@@ -1006,9 +1029,9 @@ class WhistState(WhistNarration, State):
         if self._call is None:
             return None
         p, c = self._call
-        return p, c.text if c else c
+        return p, c.text if isinstance(c, Card) else c
 
-    def _copy(self) -> "WhistState":
+    def _copy(self) -> Self:
         """A copy for looking ahead (describe) and for deep copies: shares the game, the history's actions
         and the card actions (so they stay the game's own objects)."""
         c = object.__new__(type(self))
@@ -1034,9 +1057,10 @@ class WhistState(WhistNarration, State):
         c._legal_cache = None
         c._stacked = list(getattr(self, "_stacked", []))
         c._rng_log = list(self._rng_log)
-        if getattr(self, "_rng", None) is not None:
+        rng = getattr(self, "_rng", None)
+        if rng is not None:
             c._rng = Rng(0)
-            c._rng.setstate(self._rng.getstate())
+            c._rng.setstate(rng.getstate())
         return c
 
     def __deepcopy__(self, memo) -> "WhistState":
@@ -1063,8 +1087,8 @@ class WhistState(WhistNarration, State):
             return [drawn.get(i) for i in range(len(cards))]
         d = self._deal_dealer
         out = [(d + 1 + i) & 3 for i in range(52)]
-        pos = {c: i for i, c in enumerate(cards[:52])}
-        out += [out[pos[c]] for c in cards[52:]]
+        index = {c: i for i, c in enumerate(cards[:52])}
+        out += [out[index[c]] for c in cards[52:]]
         return out
 
     def _revealed(self) -> list:
@@ -1119,7 +1143,7 @@ class WhistState(WhistNarration, State):
     def hand_of(self, p: int) -> list:
         """The cards in `p`'s hand (sorted by suit and rank), the turned card once taken up included."""
         h = self._suits[p]
-        return [a.card for s in ("S", "H", "C", "D") for a in sorted(h[s], key=lambda a: -a.card.value)]
+        return [c for s in ("S", "H", "C", "D") for c in sorted(map(CARD_OF, h[s]), key=lambda c: -c.value)]
 
     def _view(self, player: int | None = None) -> View:
         g = self.game
@@ -1142,7 +1166,7 @@ class WhistState(WhistNarration, State):
             note = ""
             h = self.holder()
             if h:
-                note = f"{SUIT_PLURAL[self.led]} led · {NAMES[h[0]]} holds it with {h[1].label}"
+                note = f"{SUIT_PLURAL[self._led_suit()]} led · {NAMES[h[0]]} holds it with {h[1].label}"
             piles.append(Pile("Trick", [(NAMES[(self.leader + k) & 3], c) for k, c in enumerate(self.trick)],
                               note=note, kind="trick"))
         if self.turned_on_table and self.current_player != CHANCE:
@@ -1170,7 +1194,7 @@ class WhistState(WhistNarration, State):
     def facts(self) -> list:
         out = []
         if self.turned is not None and self.current_player != CHANCE and self.current_player != TERMINAL:
-            t = self.trump
+            t = self.turned.suit                  # (the trump suit)
             out.append(("Trumps", f"{SUIT_SYM[t]} {SUIT_TITLE[t]} (the {self.turned.label} turned by "
                                   f"{NAMES[self.dealer]})"))
         if self.dealer >= 0:
@@ -1314,7 +1338,7 @@ class WhistState(WhistNarration, State):
             return (f"{NAMES[r['seat']]}'s revoke in trick {r['trick']} has shown: {who} may claim it for "
                     f"{TEAMS[cp & 1]} [WH-4.6].")
         if ph == CALLING:
-            holder = self._call[0]
+            holder = self._call_holder()
             shown = " or the ".join(c.label for c in self._liable(holder))
             return (f"{NAMES[holder]} is to play and holds the {shown} face up: {who} may call it to be played "
                     f"now [WH-4.8.1].")
@@ -1325,7 +1349,7 @@ class WhistState(WhistNarration, State):
                 prefix = f"Last hand: {self.hand_text(self.log[-1])}. "
             return f"{prefix}Hand {self.hands_dealt}, trick {n}: {who} leads."
         h = self.holder()
-        return f"{who} plays ({SUIT_PLURAL[self.led]} led; {NAMES[h[0]]} holds the trick with {h[1].label})."
+        return f"{who} plays ({SUIT_PLURAL[self._led_suit()]} led; {NAMES[h[0]]} holds the trick with {h[1].label})."
 
     def result_text(self) -> str:
         if not self.log:
@@ -1344,7 +1368,9 @@ class WhistState(WhistNarration, State):
         claim is offered, the hand is scored, the game is won."""
         out = ""
         if self.turned_on_table and not after.turned_on_table and after.hands_dealt == self.hands_dealt:
-            out += f" {NAMES[self.dealer]} takes the turned {self.turned.label} into his hand [WH-2.3]."
+            turned = self.turned
+            assert turned is not None
+            out += f" {NAMES[self.dealer]} takes the turned {turned.label} into his hand [WH-2.3]."
         if len(after.done) > len(self.done):
             ld, cs, w = after.done[-1]
             c = cs[(w - ld) & 3]
