@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import cardkit
 from cardkit.bots import (EVIDENCE_PLAYOUTS, GAME_PLAYOUTS, THINK_MS_SERVER, ExpertBot, bots_for, default_playouts,
@@ -235,7 +236,7 @@ class _OneGame:
         self.game, self.n, self.k, self.seed = game, n, k, seed
         self.fa, self.fb, self.f0, self.sign, self.hands = fa, fb, f0, sign, hands
 
-    def __call__(self, i: int):
+    def __call__(self, i: int) -> tuple[Any, Any, Any, Any]:
         game, n, fa, fb, f0, hands = self.game, self.n, self.fa, self.fb, self.f0, self.hands
         mine = seats_of_a(n, i, game)
         game_seed = self.seed + i // self.k          # each seed is played from every side
@@ -262,12 +263,14 @@ class _OneGame:
         return r, d, r - r0, self.sign * ((after[q] - before[q]) - (after0[q] - before0[q]))
 
 
-_ONE = None             # the game a worker process plays (set before the pool forks)
+_ONE: _OneGame | None = None   # the game a worker process plays (set before the pool forks)
 
 
-def _one_game(i: int):
+def _one_game(i: int) -> tuple[Any, Any, Any, Any, float]:
     c = time.process_time()
-    out = _ONE(i)
+    one = _ONE
+    assert one is not None
+    out = one(i)
     return (*out, time.process_time() - c)
 
 
@@ -363,12 +366,20 @@ def expert_plan(game_name: str, players: int) -> Plan:
     return EXPERT_EVIDENCE.get((game_name, players)) or EXPERT_EVIDENCE.get(game_name) or Plan()
 
 
-def expert_factory(playouts: int | None = None):
+class _ExpertFactory:
+    """Makes the expert with `playouts` per decision (None: the default) for a seed; named for it."""
+
+    def __init__(self, playouts: int | None):
+        self.playouts = playouts
+        self.name = "expert" if playouts is None else f"expert ({playouts} playouts)"
+
+    def __call__(self, seed: int = 0) -> ExpertBot:
+        return ExpertBot(seed=seed, playouts=self.playouts)
+
+
+def expert_factory(playouts: int | None = None) -> _ExpertFactory:
     """A factory for ``match``: the expert with `playouts` per decision (None: the default), named for it."""
-    def make(seed: int = 0):
-        return ExpertBot(seed=seed, playouts=playouts)
-    make.name = "expert" if playouts is None else f"expert ({playouts} playouts)"
-    return make
+    return _ExpertFactory(playouts)
 
 
 def expert_move_times(game_name: str, options: dict | None = None, positions: int = 30, seed: int = 11,
@@ -381,7 +392,9 @@ def expert_move_times(game_name: str, options: dict | None = None, positions: in
     move finished within them)."""
     game = cardkit.load_game(game_name, **(options or {}))
     rule = game_bots(game)["rule-based"]
-    wall, cpu, done = [], [], []
+    wall: list[float] = []
+    cpu: list[float] = []
+    done: list[int] = []
     g = 0
     while len(wall) < positions and g < 200:
         state = game.new_state(seed=seed + g)
@@ -453,7 +466,8 @@ def expert_evidence(games: int = 500, seed: int = 0, only: str | None = None, pl
                 f"{r.cpu_seconds:6.0f} s" + ("" if r.significant else "  (share not significant)"))
             t = expert_move_times(name, opts) if times else None
             rows.append((r, t))
-            speed.append((name, n, t))
+            if t is not None:
+                speed.append((name, n, t))
     if times:
         out("")
         out(f"The expert's move at its default budget ({ExpertBot.PLAYOUTS} playouts; {', '.join(f'{g} {p}' for g, p in GAME_PLAYOUTS.items())}), on 30 positions of games "

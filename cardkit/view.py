@@ -6,8 +6,12 @@ view cannot leak hidden information.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .cards import Card
+
+if TYPE_CHECKING:                  # (for the annotation only: the methods import fractions when they need it)
+    from fractions import Fraction
 
 
 @dataclass
@@ -39,7 +43,7 @@ class Odds:
     """One exact figure for a decision in front of a player (`State.advice`): a probability (`kind`
     "chance") or an expected amount in units of the minimum stake (`kind` "stake"), as a Fraction."""
     label: str            # "You go dead if you draw"
-    value: object         # fractions.Fraction (or int): exact, never a float
+    value: Fraction | int  # exact, never a float
     kind: str = "chance"  # "chance" or "stake"
     note: str = ""        # e.g. "from the 31 cards you have not seen"
 

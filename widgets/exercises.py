@@ -142,13 +142,14 @@ def sheet_html(qs, href, sheet_id: str) -> str:
 class TestYourself(w.VBox):
     """The questions of a game, one at a time, one click away: a reader who never starts them does not load
     their widgets (one button, like the play table's)."""
+    children: tuple                                      # (ipywidgets has no types: the Box's trait)
 
     def __init__(self, game: str, number: int = 1, **options):
         self.game_name = game
         cardkit.load_game(game, **options)               # the game and options checked now
         ex.check_number(number)
         self._options, self._number = dict(options), number
-        self.qs = None
+        self.qs: ex.QuestionSet | None = None           # made by start()
         self._book = cardkit.load_game(game, **options).rulebook
         start = Button(description="Start the questions ▸", button_style="primary",
                        tooltip="a set of questions made and marked by the game")
@@ -203,8 +204,8 @@ class TestYourself(w.VBox):
         self.next = Button(description="Next question ▸", button_style="primary")
         self.next.on_click(lambda _: self.go(self.i + 1))
         self.sheet = HTML()
-        self.children = [tools, self.options_box, self.head, self.question, self.choice_box, self.feedback, self.next,
-                         self.sheet]
+        self.children = (tools, self.options_box, self.head, self.question, self.choice_box, self.feedback, self.next,
+                         self.sheet)
         self.load(self._number)
 
     def _set_from_box(self) -> None:
@@ -226,19 +227,26 @@ class TestYourself(w.VBox):
         self._book = cardkit.load_game(self.game_name, **opts).rulebook
         if self.number.value != str(number):
             self.number.value = str(number)
-        self.results: list = [None] * len(self.qs.questions)
+        self.results: list = [None] * len(self._set.questions)
         self.sheet.value = ""
         self.sheet_button.description = "Answer sheet"
         self.go(0)
 
+    @property
+    def _set(self) -> ex.QuestionSet:
+        """The question set loaded: what reads it runs only once start() has made one."""
+        qs = self.qs
+        assert qs is not None
+        return qs
+
     def go(self, i: int) -> None:
         self.i = i
         self.picked: set = set()
-        n = len(self.qs.questions)
+        n = len(self._set.questions)
         if i >= n:
             self._summary()
             return
-        q = self.qs.questions[i]
+        q = self._set.questions[i]
         self.question.value = (f"<div class='ck-quiz-q'><div class='ck-quiz-step'>Question {i + 1} of {n} · "
                                f"{escape(ex.LEVELS[q.level])}</div>{scene_html(q, self._book.href)}"
                                f"<div class='ck-quiz-prompt'>{escape(q.prompt)}</div></div>")
@@ -266,10 +274,10 @@ class TestYourself(w.VBox):
         score = f"<b>{right} right</b> of {len(done)} so far" if done else "no answer yet"
         opts = options_words(self.game_name, self._options)
         under = f" · under: {escape(opts)}" if opts else ""
-        self.head.value = f"<div class='ck-quiz-head'>Set {self.qs.number} · {score}{under}</div>"
+        self.head.value = f"<div class='ck-quiz-head'>Set {self._set.number} · {score}{under}</div>"
 
     def pick(self, key: str) -> None:
-        q = self.qs.questions[self.i]
+        q = self._set.questions[self.i]
         if self.results[self.i] is not None:
             return
         if not q.multiple:
@@ -281,7 +289,7 @@ class TestYourself(w.VBox):
             (b.add_class if b._ck_key in self.picked else b.remove_class)("ck-picked")
 
     def answer(self) -> None:
-        q = self.qs.questions[self.i]
+        q = self._set.questions[self.i]
         if self.results[self.i] is not None:
             return
         if not self.picked:
@@ -298,17 +306,17 @@ class TestYourself(w.VBox):
                 b.add_class("ck-wrong")
         self.check.disabled = True
         self.feedback.value = feedback_html(q, m, self._book.href)
-        self.next.description = "Next question ▸" if self.i + 1 < len(self.qs.questions) else "See your score ▸"
+        self.next.description = "Next question ▸" if self.i + 1 < len(self._set.questions) else "See your score ▸"
         self.next.layout = shared("layout")
         self._head()
 
     def _summary(self) -> None:
         right = sum(1 for r in self.results if r)
-        n = len(self.qs.questions)
+        n = len(self._set.questions)
         self.question.value = (f"<div class='ck-quiz-q'><div class='ck-quiz-prompt'>You answered {right} of {n} "
                                f"right.</div><p>Try another set, or read the answer sheet of this one.</p></div>")
-        again = Button(description=f"Set {self.qs.number % ex.MAX_NUMBER + 1} ▸", button_style="primary")
-        again.on_click(lambda _: self.load(self.qs.number % ex.MAX_NUMBER + 1))
+        again = Button(description=f"Set {self._set.number % ex.MAX_NUMBER + 1} ▸", button_style="primary")
+        again.on_click(lambda _: self.load(self._set.number % ex.MAX_NUMBER + 1))
         self.choice_box.children = [again]
         self.feedback.value = ""
         self.next.layout = _hidden()

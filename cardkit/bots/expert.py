@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 
 from ..errors import CardkitError
-from ..game import Deal
+from ..game import Action, Deal, State
 from ..rng import Rng
 from ..stats import mean_ci, paired_gain, t95_one_sided
 from .base import Bot, game_bots
@@ -35,7 +35,7 @@ class Estimate:
     grew or shrank; ``trick``, where the decision is in a trick, (taken, known): in how many samples the
     mover's side took that trick, of those in which the table said who took it (the finished trick's taker);
     else None; ``horizon``, "hand" or "game", and ``round``, the round the decision is in (``progress``)."""
-    action: object
+    action: Action
     mean: float
     samples: int
     low: float
@@ -182,7 +182,7 @@ def game_facts(game) -> dict:
 SIGN_SAMPLES = 5        # a deviation with no spread: this many samples, all in favour (see `_pick`)
 
 
-def _interval(values: list) -> tuple:
+def _interval(values: list) -> tuple[float, int, float, float]:
     """(mean, count, low, high) of a sample of playout values: an `Estimate`'s figures (``stats.mean_ci``)."""
     m, lo, hi = mean_ci(values)
     return m, len(values), lo, hi
@@ -254,7 +254,7 @@ class ExpertBot(Bot):
         self.policy, self.horizon = policy, horizon
         self.explain = bool(explain)     # gather each action's `Estimate.facts` (the Hint's "why")
         self.stats: dict = {}            # the last analysis: playouts, samples, carried, seconds
-        self._carry = None               # the last analysis's samples, for the next decision of the hand
+        self._carry: tuple | None = None  # the last analysis's samples, for the next decision of the hand
 
     def __repr__(self) -> str:
         budget = ", ".join(f"{k}={v}" for k, v in (("playouts", self.playouts), ("ms", self.ms)) if v is not None)
@@ -296,10 +296,10 @@ class ExpertBot(Bot):
         whole_game = horizon == "game"
         root = self._level(state.standing(), mine, others)
         win = (self.objective or OBJECTIVE.get(game.name, "points")) == "win"
-        start_scores = self._hand_start(state, whole_game) if win else None
+        start_scores = self._hand_start(state, whole_game) if win else []   # (read only playing to win)
         k = len(legal)
         texts = [a.text for a in legal]
-        vals = [[] for _ in range(k)]        # per action: its value in each sample (paired by sample)
+        vals: list[list[float]] = [[] for _ in range(k)]   # per action: its value in each sample (paired by sample)
         shares = [[] for _ in range(k)] if win else vals   # playing to win: the share alone, for `_pick`
         rng = self.rng
         start = time.perf_counter()
@@ -309,14 +309,14 @@ class ExpertBot(Bot):
         if policy_name != "random":
             bot = game_bots(game)[policy_name](rng.next64() & 0xFFFFFFFF)
         pool = self._carried(state, me)
-        used = []
+        used: list[State] = []
         done = 0
         explain = self.explain
         if explain:
             at = state.progress()
             side = next(s for s in sides if me in s)
             in_trick = bool(at[1]) and any(p.kind == "trick" for p in state.view(me).piles)
-            leads = [[] for _ in range(k)]
+            leads: list[list[float]] = [[] for _ in range(k)]
             tricks = [[0, 0] for _ in range(k)]
         while True:
             sample = pool[len(used)] if len(used) < len(pool) else self._sample(state, me)
@@ -347,7 +347,7 @@ class ExpertBot(Bot):
                       "seconds": time.perf_counter() - start}
         self._carry = (_game_key(game), me, [None if a.__class__ is Deal else a.text for a in state.history], used)
         unit = "win" if win else "points"
-        facts = [None] * k
+        facts: list[dict | None] = [None] * k
         if explain:
             facts = [{"lead": sum(x) / len(x), "ahead": sum(1 for v in x if v > 1e-9),
                       "behind": sum(1 for v in x if v < -1e-9), "samples": len(x),

@@ -280,7 +280,7 @@ class BakkaratState(BakkaratNarration, State):
         self.packs_done = 0
         self.baks: list = []                # this coup's "Bak!"s: (seat, two cards) in order
         self.lapsed = False                 # this coup was given up (BA-4.1) after a "Bak!"
-        self.auto_draw = None               # BA-2.2 "five": what the bank did by its rule (card or False)
+        self.auto_draw: Card | bool | None = None   # BA-2.2 "five": what the bank did by its rule (card or False)
         self.laid: list = []                # (seat, hand) laid aside face up since the shuffle, in order
         # per coup: (coup, bank, hands at the showdown or None if not played (BA-4.1), stakes, partners'
         # stakes, bank shared, "Bak!"s)
@@ -395,7 +395,7 @@ class BakkaratState(BakkaratNarration, State):
                     d[SEAT[payer]] -= amount
                 if payee in SEAT:
                     d[SEAT[payee]] += amount
-        out = []
+        out: list[tuple] = []
         for coup in self._coups:
             c, b, hands, _, _, _, baks = coup
             if hands is None:
@@ -571,7 +571,7 @@ class BakkaratState(BakkaratNarration, State):
         return (t(self.pack), tuple(t(h) for h in self.hands), self.banker, self.looked, self.phase,
                 tuple(self.stakes), tuple(self.pstakes), self.bank_partner, tuple(self.drew), self.coup,
                 self.pack_no, self.packs_done, tuple((p, t(h)) for bk in self.baks for p, h in bk), self.lapsed,
-                None if self.auto_draw is None else (self.auto_draw.text if self.auto_draw else False),
+                None if self.auto_draw is None else (self.auto_draw.text if isinstance(self.auto_draw, Card) else False),
                 tuple((p, c.text) for p, c in self.out), self.ledger.snapshot(), tuple(self.results),
                 self.current_player)
 
@@ -765,7 +765,7 @@ class BakkaratState(BakkaratNarration, State):
         teacher = player is None
         cp = self.current_player
         seats = []
-        mine_down = not teacher and not self.looked and cp >= 0 and bool(self.hands[player])
+        mine_down = player is not None and not self.looked and cp >= 0 and bool(self.hands[player])
         bal = self.ledger.balances
         drew = self.drew
         for p in (0, 1, 2):
@@ -785,7 +785,7 @@ class BakkaratState(BakkaratNarration, State):
                 info += " · drew a third card"
             seats.append(Seat(p, NAMES[p], hand, score=signed_units(bal[NAMES[p]]), info=info, current=p == cp))
         piles = [Pile("Pack", [], count=len(self.pack), kind="stock")]
-        if mine_down:
+        if mine_down and player is not None:
             piles.append(Pile("Your two cards", [(NAMES[player], None), (NAMES[player], None)],
                               note="face down: you look at them when the bank closes the stakes [BA-1.4]"))
         last = self.last

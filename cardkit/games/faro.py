@@ -102,6 +102,13 @@ def signed(n) -> str:
     return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
 
 
+def _card(a: Action) -> Card:
+    """The card of a card's action (a stake's pick: they all carry one)."""
+    c = a.card
+    assert c is not None
+    return c
+
+
 def rank_word(r: int) -> str:
     """'7', 'Ace' … for a rank index (plain words for the log and the odds)."""
     t = RANKS[r]
@@ -451,6 +458,17 @@ class FaroState(FaroNarration, State):
         """The bottom card of the deal (the last of the packs), None before the first deal."""
         return self.dealt[-1] if self.dealt else None
 
+    def _bottom_card(self) -> Card:
+        """The bottom card, read only once dealt."""
+        card: Card = self.dealt[-1]
+        return card
+
+    def _picked_card(self) -> Card:
+        """The card a punter has laid out to stake on, read only while he chooses the amount."""
+        card = self.picked
+        assert card is not None
+        return card
+
     @property
     def turn_no(self) -> int:
         """Turns made in this deal: each put a card on the left pile."""
@@ -483,7 +501,7 @@ class FaroState(FaroNarration, State):
         self.current_player = CHANCE
 
     # dealing -------------------------------------------------------------------------------------
-    def _deal(self, deal: Deal) -> None:
+    def _deal(self, deal: Deal) -> list | None:
         """A new deal (FA-1.1): the shuffled packs, the bottom card last; the punters stake first (FA-3.1)."""
         cards = deal.cards
         self.dealt = cards
@@ -521,7 +539,7 @@ class FaroState(FaroNarration, State):
         picks = self._picks[p]
         if self.bottom_shown:
             live = self.live_count
-            return [*(a for a in picks if live(RANK_OF[a.card])), DONE]
+            return [*(a for a in picks if live(RANK_OF[_card(a)])), DONE]
         return [*picks, DONE]
 
     def _choices(self) -> list:
@@ -559,7 +577,7 @@ class FaroState(FaroNarration, State):
             return self.game._amount_actions[:]
         if d > 0:
             p = self.current_player
-            card = self.picked
+            card = self._picked_card()
             st = Stake(p, card, d)
             h = self.hands[p]
             i = bisect_left(h, RANK_OF[card], key=_RANK_KEY)
@@ -609,7 +627,7 @@ class FaroState(FaroNarration, State):
             rb = RANK_OF[b]
             shown[rb] += 1
         stakes = self.stakes
-        settled = None
+        settled: list | None = None
         if stakes[ra] or (rb >= 0 and stakes[rb]):
             settled = []
             if ra == rb:
@@ -744,7 +762,7 @@ class FaroState(FaroNarration, State):
     def _revealed(self) -> list:
         out = [(BANK, c) for c in self.left] + [(BANK, c) for c in self.right]
         if self.bottom_shown and self.hands[BANK]:
-            out.append((BANK, self.bottom))
+            out.append((BANK, self._bottom_card()))
         return out
 
     def _unseen_slots(self, player: int) -> list[int]:
@@ -824,14 +842,14 @@ class FaroState(FaroNarration, State):
             return IllegalActionError("FA-0.1", f"the {card.label} is not in your book: {who}'s book is the "
                                       f"{SUIT_WORD[BOOK_SUIT[p]]}, and a stake goes on a card of your own book", text)
         if ph == AMOUNT:
-            return IllegalActionError("FA-3.1", f"first choose how much to stake on the {self.picked.label}",
+            return IllegalActionError("FA-3.1", f"first choose how much to stake on the {self._picked_card().label}",
                                       text)
         if card not in self.hands[p]:
             return IllegalActionError("FA-3.1", f"you have already staked on the {card.label}", text)
         if ph == STAKE and self.bottom_shown and not self.live_count(RANK_OF[card]):
             return IllegalActionError("FA-3.8", f"no card of the {rank_word(RANK_OF[card])}s is left to turn"
                                       + (" (the last one is the bottom card, which counts for nobody)"
-                                         if RANK_OF[self.bottom] == RANK_OF[card] else "")
+                                         if RANK_OF[self._bottom_card()] == RANK_OF[card] else "")
                                       + ": a stake on the rank could neither win nor lose", text)
         return super()._illegal(text)
 
@@ -912,7 +930,7 @@ class FaroState(FaroNarration, State):
         if not self.hands[BANK]:
             return 0
         u = COPIES - self.shown[r]
-        if self.bottom_shown and RANK_OF[self.bottom] == r:
+        if self.bottom_shown and RANK_OF[self._bottom_card()] == r:
             u -= 1
         return u
 
@@ -936,8 +954,8 @@ class FaroState(FaroNarration, State):
             what = f"your {rank_word(r)}"
             choices = [(a, new_stake(a.data, before, st.orig, st.amount)) for a in self.legal_actions()]
         else:
-            offered = [a.card for a in self.legal_actions() if a.data == D_PICK]
-            r = RANK_OF[self.picked] if self.phase == AMOUNT else RANK_OF[offered[0]] if offered else 0
+            offered = [_card(a) for a in self.legal_actions() if a.data == D_PICK]
+            r = RANK_OF[self._picked_card()] if self.phase == AMOUNT else RANK_OF[offered[0]] if offered else 0
             what = "a rank you stake" if self.phase == STAKE else f"your {rank_word(r)}"
             choices = [(STAKE_A[k], k) for k in self.game.amounts]
         turn, show = self.rank_odds(r)
@@ -980,6 +998,7 @@ class FaroState(FaroNarration, State):
         for p, name in enumerate(self._names):
             if p == BANK:
                 nxt = pack[:2]
+                hand: list[Card | None]
                 if teacher:
                     hand = list(nxt)
                 else:
@@ -1040,7 +1059,7 @@ class FaroState(FaroNarration, State):
         if self.deal_no and self.current_player != CHANCE:
             out.append(("Case-keeper", self.case_keeper() + f" — cards turned, of {COPIES} each"))
         if self.bottom_shown and self.hands[BANK]:
-            out.append(("Bottom card", f"{self.bottom.label}, the last card: it counts for nobody"))
+            out.append(("Bottom card", f"{self._bottom_card().label}, the last card: it counts for nobody"))
         side = "right" if self._right else "left"
         out.append(("Piles", f"a rank on the {side} pile wins for the punters, on the other it loses"))
         out.append(("Doublets", {"half": "the bank takes half the stake", "all": "the bank takes the stake",
@@ -1098,7 +1117,7 @@ class FaroState(FaroNarration, State):
             when = " before the next turn" if self.bottom_shown else ""
             return f"{who}: click a card of your book to stake on its rank{when}, or no more stakes."
         if ph == AMOUNT:
-            return f"{who}: how much on the {self.picked.label}? 1 to {self._limit} units."
+            return f"{who}: how much on the {self._picked_card().label}? 1 to {self._limit} units."
         if ph == SHOW:
             return "The bank shows the bottom card."
         if ph == TURN:

@@ -347,7 +347,7 @@ def _bank_dist_recursive(bank, pool, mode, memo=None):
     m = sum(pool)
     if t >= STAND_ON or m == 0:
         return {result_code(t, n): _FACT[m]}
-    d = {}
+    d: dict[int, int] = {}
     for k in range(7):
         c = pool[k]
         if c:
@@ -899,7 +899,7 @@ class VingtEtUnState(VingtEtUnNarration, State):
         self.phase = BETWEEN
         self.order: tuple = ()                   # the players from the bank's left (VU-1.1)
         self.k = 0                               # whose turn in `order`
-        self._dealt = None                       # this coup's Deal
+        self._dealt: Deal | None = None          # this coup's Deal
         self._code = 0                           # the digits of its number not yet used (`perm_digits`) and
         self._rest: list[Card] = []              # the cards not yet given, in the pack's order
         self.hands: list[list[Card]] = [[] for _ in range(n)]
@@ -1046,7 +1046,8 @@ class VingtEtUnState(VingtEtUnNarration, State):
         self.stake = [*g.per_seat]
         self.shown = [*g.bank_shown[b]]          # the bank's cards lie face up (VU-1.1, VU-2)
         self.order = order = g.orders[b]
-        hands = self.hands = [*g.per_seat]       # (every seat gets its hand here)
+        hands: list = [*g.per_seat]              # (every seat gets its hand here)
+        self.hands = hands
         keys = self.keys                         # (every seat's key is set here)
         for p in g.deal_orders[b]:               # VU-1.1: one card face down to each from the bank's left,
             code, j = divmod(code, len(rest))    # the bank's own last, face up (each card as `_give` gives it)
@@ -1487,5 +1488,5 @@ def strategy_table(mode: int = 0, count: bool = False) -> Table:
                     diff += ways * (draw - stand)
             row_.append("draw" if diff > 0 else "stand")
         rows.append(row_)
-    t = _STRATEGY[mode] = _chart_table(rows)
-    return t
+    table = _STRATEGY[mode] = _chart_table(rows)
+    return table

@@ -42,6 +42,7 @@ import json
 import math
 from importlib import resources
 from pathlib import Path
+from typing import Any, TypeGuard
 
 import cardkit
 from ..stats import Z95, batch_means_half, wilson
@@ -53,7 +54,7 @@ KINDS = ("conflict", "gap")
 PENDING: frozenset = frozenset()
 
 # The base options an option is measured under, where the default table cannot show it at all.
-BASE = {
+BASE: dict[tuple[str, str], dict[str, Any]] = {
     ("magische7", "joker_tops_up"): {"joker_completes_seven": True},   # M7-5.1 refines the M7-5 house rule
     ("magische7", "no_repeat"): {"players": 4},                         # M7-8.5: a four-player variant
     ("magische7", "draw_4p"): {"players": 4},                           # M7-8.6: four players
@@ -186,7 +187,7 @@ def svg(game_name: str, option: str) -> str | None:
     return f.read_text(encoding="utf-8") if f.is_file() else None
 
 
-def totals(entry: dict) -> dict:
+def totals(entry: dict) -> dict | None:
     """An option's chunks summed: {"readings": [...], "pairs": [...]}."""
     chunks = entry["chunks"]
     return merge(chunks, chunks[0]["seeds"][0], chunks[-1]["seeds"][1]) if chunks else None
@@ -200,6 +201,7 @@ def summary(game_name: str, option: str, data: dict | None = None) -> dict | Non
         return None
     e = data["options"][option]
     t = totals(e)
+    assert t is not None                    # (a stored option holds its chunks)
     book = cardkit.load_game(game_name).rulebook
     rule = book.rule(e["rule"])
     labels = {_vkey(rd.value): rd.label for rd in rule.readings}
@@ -345,7 +347,7 @@ def main_shift(r: dict) -> dict | None:
     return max(r.get("shifts") or [], key=lambda m: (sure(m), abs(m["diff"])), default=None)
 
 
-def favours(m: dict | None) -> bool:
+def favours(m: dict | None) -> TypeGuard[dict]:
     """Whether a shift favours someone beyond doubt: exact and not nothing, or its interval clear of 0."""
     return m is not None and (abs(m["diff"]) > 1e-12 if m["exact"] else sure(m) > 0)
 

@@ -8,7 +8,9 @@ from __future__ import annotations
 import json
 import sys
 import time
+from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import cardkit
 from ..bots import game_bots
@@ -47,7 +49,7 @@ SITUATIONS = {
 
 
 # --- the bank ------------------------------------------------------------------------------------------
-def _bank_sides(state) -> dict:
+def _bank_sides(state) -> dict | None:
     """coup -> the ledger accounts on the bank's side in that coup (the ledger's `coup` field)."""
     g = state.game.name
     if g == "faro":
@@ -94,7 +96,7 @@ def exact_edges(game_name: str, option: str, values: list, base: dict) -> dict |
       ``vingt_et_un.odds_hand_value`` averaged over the player's first card and the bank's card. Under
       "as the holder of the bank chooses" the bank's play is a choice: no exact figure.
     """
-    out = {}
+    out: dict[str, Fraction | None] = {}
     for v in values:
         opts = {**base, option: v}
         game = cardkit.load_game(game_name, **opts)
@@ -103,6 +105,8 @@ def exact_edges(game_name: str, option: str, values: list, base: dict) -> dict |
             wl = faro.win_lose(faro.showing_odds(104, 8, bottom_known=False), game.options["winning_pile"])
             out[_vkey(v)] = -faro.expected(2, wl, game.options["doublets"]) / 2
         elif game_name == "vingt_et_un":
+            from ..games.vingt_et_un import VingtEtUn
+            assert isinstance(game, VingtEtUn)
             if not game.fixed:
                 out[_vkey(v)] = None
                 continue
@@ -314,7 +318,8 @@ class OptionRun:
         self.game_a = cardkit.load_game(game_name, **self.base)
         self.default = self.game_a.options[option]
         self.situation = SITUATIONS.get((game_name, option), (None, None))[1]
-        self.lo = self.hi = None
+        self.lo: int | None = None
+        self.hi: int | None = None
 
     def start(self, lo: int) -> None:
         n = self.game_a.num_players
@@ -471,7 +476,7 @@ def _load_part(path: Path, games: int) -> dict:
 
 def dumps(data: dict) -> str:
     """The data as JSON text: readable at the top, one line per chunk (deterministic: same data, same bytes)."""
-    compact = {"separators": (",", ":"), "ensure_ascii": False}
+    compact: dict[str, Any] = {"separators": (",", ":"), "ensure_ascii": False}
     lines = ["{"]
     head = [(k, v) for k, v in data.items() if k != "options"]
     lines += [f' {json.dumps(k)}: {json.dumps(v, **compact)},' for k, v in head]
@@ -500,6 +505,7 @@ def plot_svg(game_name: str, option: str, data: dict | None = None) -> str:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     s = summary(game_name, option, data)
+    assert s is not None                     # (drawn from stored figures)
     trick, rnd, whole = s["units"]
     cats = [("arises", "comes up")]
     if trick != rnd:
@@ -563,6 +569,7 @@ def redraw(game_name: str, out: Path | None = None) -> list[str]:
     """Draw the plots of a game again from its stored data (no games played). Returns the files written."""
     out = out or data_dir()
     data = load(game_name, out / f"{game_name}.json")
+    assert data is not None, f"no stored figures for {game_name}"
     written = []
     for o in data["options"]:
         f = out / f"{game_name}-{o}.svg"
@@ -582,6 +589,7 @@ def run(game_name: str | None = None, games: int = GAMES, option=None, all_games
                 generate(g, games, out=out, bar=bar, log=log, replace=replace)
         return
     options = [option] if isinstance(option, str) else list(option or [])
+    assert game_name is not None             # (the command asks for a game or --all)
     generate(game_name, games, options or None, out=out, bar=bar, log=log, replace=replace)
 
 
