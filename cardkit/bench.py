@@ -6,6 +6,7 @@ caller does per decision: ``legal_actions()``, a random choice, ``apply()``, plu
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import cardkit
 from cardkit.game import Deal
@@ -99,6 +100,7 @@ class _OpenSpielEngine(_Engine):
     ``Rng.below`` and ``apply_action``; chance nodes (OpenSpiel deals card by card) sampled with the same RNG
     and not counted as decisions (cardkit's deals are not counted either). Needs the optional ``open_spiel``
     package (`pip install -e '.[bench]'`)."""
+    game: Any                           # a pyspiel game (OpenSpiel has no types)
 
     def __init__(self, name: str):
         import pyspiel
@@ -163,7 +165,7 @@ def beside_openspiel(name: str, options: dict, seconds: float = 2.0, rounds: int
     case = _Engine(name, options)
     if reference is None:
         reference = {n: _OpenSpielEngine(n) for n in OPENSPIEL_GAMES}
-    mine = [0, 0, 0, 0.0]
+    mine: list[Any] = [0, 0, 0, 0.0]    # decisions, hands, games, seconds
     theirs = {n: [0, 0.0] for n in reference}
     for _ in range(rounds):
         for i, x in enumerate(case.run(seconds / rounds)):
@@ -263,14 +265,14 @@ def report_copies(out=print) -> list:
 TARGET_ODDS_SECONDS = 1.0
 
 
-def odds_times(name: str, options: dict | None = None, positions: int = 40, seed: int = 3) -> dict:
+def odds_times(name: str, options: dict | None = None, positions: int = 40, seed: int = 3) -> dict | None:
     """Seconds an exact-odds computation (`state.advice(p)`) takes, over `positions` decisions met in
     seeded random play: the median and the slowest. For games that compute odds (others: None)."""
     game = cardkit.load_game(name, **(options or {}))
     if type(game.new_state(seed=0)).advice is cardkit.State.advice:
         return None
     rng = Rng(seed)
-    times = []
+    times: list[float] = []
     k = 0
     while len(times) < positions and k < 50 * positions:
         state = game.new_state(seed=k)
@@ -339,9 +341,12 @@ def cold_odds_times(name: str, options: dict | None = None, sittings: int = 3, p
         dt = clock() - t
         slowest[phase] = max(slowest.get(phase, 0.0), dt)
 
+    from .games.bakkarat import BakkaratState
+    from .games.vingt_et_un import VingtEtUnState
     rng = Rng(11)
     for seed in range(sittings):
         state = game.new_state(seed=seed)
+        assert isinstance(state, (VingtEtUnState, BakkaratState))   # (the games with odds; their phases)
         k = 0
         while not state.is_terminal() and k < positions:
             if state.current_player >= 0:
@@ -604,7 +609,7 @@ def report_static(site_dir=None, out=print) -> dict:
 
 def run(seconds: float = 2.0, pages: bool = True, out=print, load: bool = True, static: bool = True,
         static_site=None) -> dict:
-    results = {"engine": [], "pages": {}, "load": {}, "static": {}}
+    results: dict[str, Any] = {"engine": [], "pages": {}, "load": {}, "static": {}}
     out(f"Engine (random games through the public protocol, {seconds:g} s each; targets: decisions/s "
         f"≥ {TARGET_DECISIONS:,}" + "".join(f", {g} ≥ {d:,}" + (f" and ≥ {h:,} hands/s" if h else "")
                                               for g, (d, h) in TARGETS.items()) + ")")

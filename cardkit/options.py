@@ -19,6 +19,7 @@ class Option:
     def valid(self) -> str:
         if self.choices:
             return ", ".join(repr(c) for c in self.choices)
+        assert self.range is not None                  # (an option has choices or a range)
         lo, hi = self.range
         return f"an integer from {lo} to {hi}"
 

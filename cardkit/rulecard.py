@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 
 from .errors import CardkitError
-from .rules import link_rule_ids, md_html, scroll_x
+from .rules import Table, link_rule_ids, md_html, scroll_x
 
 # the engine's tables that are advice or illustration, not rules: they stay on the game's page
 NOT_ON_CARD = {"strategy", "players", "trick"}
@@ -36,7 +36,7 @@ class Item:
     reading: str = ""               # a conflict's or gap's reading the kit plays (its label)
     others: list = field(default_factory=list)    # the other readings' labels
     switch: str = ""                # the option that chooses, in plain words
-    table: object = None            # the engine's table for this rule (rules.Table), if the card carries one
+    table: Table | None = None      # the engine's table for this rule, if the card carries one
 
 
 @dataclass

@@ -17,6 +17,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import IO
 
 from .errors import CardkitError
 
@@ -199,11 +200,13 @@ class SiteURL(str):
     """The base URL of a running site; `.pid` is its server process, `.log()` the server's log so far
     (Voilà's and, through the kernels' original stderr, the kernels' own: see widgets/guard.py)."""
     pid: int
-    log_file = None
+    log_file: IO[bytes] | None = None
 
     def log(self) -> str:
-        self.log_file.flush()
-        with open(self.log_file.name, "rb") as f:
+        log_file = self.log_file
+        assert log_file is not None             # (set by running_site)
+        log_file.flush()
+        with open(log_file.name, "rb") as f:
             return f.read().decode(errors="replace")
 
 

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 MOUNT = Path("/cardkit-kept")
-_state = {"ready": False, "started": False, "waiting": [], "writing": False, "again": False}
+_state: dict[str, Any] = {"ready": False, "started": False, "waiting": [], "writing": False, "again": False}
 
 
 def in_browser() -> bool:

@@ -57,7 +57,9 @@ def server_stream():
     stderr, which ipykernel duplicated before redirecting fd 2 into its forwarding pipe."""
     fd = getattr(sys.stderr, "_original_stdstream_copy", None)
     if fd is None:   # fd 2 is not captured (capture_fd_output off): the real stderr is the server's
-        fd = sys.__stderr__.fileno()
+        err = sys.__stderr__                     # (None only in an interpreter started without one)
+        assert err is not None
+        fd = err.fileno()
     return open(os.dup(fd), "w", buffering=1, encoding="utf-8", errors="replace")
 
 
@@ -212,7 +214,7 @@ def _widget_instances() -> dict:
 
 def _nearest_kit_widget(widget, widgets: dict):
     """The widget itself or the closest box holding it (through `children`) with `_ck_notice`."""
-    parent = {}
+    parent: dict = {}
     for w in list(widgets.values()):
         for child in getattr(w, "children", ()) or ():
             parent.setdefault(getattr(child, "model_id", None), w)

@@ -205,6 +205,7 @@ def outcome_text(state) -> str:
 class RuleCard(w.VBox):
     """A conflict or gap: the readings side by side (each applied to the same example), and a switch
     that replays the example under the chosen reading."""
+    children: tuple                                      # (ipywidgets has no types: the Box's trait)
 
     def __init__(self, game: str, rule_id: str, example: str | None = None, children: bool = False,
                  table: bool = True, **options):
@@ -214,7 +215,7 @@ class RuleCard(w.VBox):
         example = example or rule.example
         text = rule_html(game, rule_id, children, table)
         parts: list = []
-        self.replay = None
+        self.replay: Replay | None = None                # made by step_through
         if rule.readings and rule.option and example:
             self.record = cardkit.load_example(game, example)
             text += (f"<p><b>The example “{escape(self.record.title)}” under each reading:</b></p>"
@@ -254,9 +255,9 @@ class RuleCard(w.VBox):
                                       value=rule.default if any(r.value == rule.default for r in rule.readings)
                                       else rule.readings[0].value,
                                       description="reading", style={"button_width": "auto"})
-        self.replay = Replay(self.record, **{**options, rule.option: self.switch.value})
-        self.switch.observe(lambda ch: self.replay.set_options(**{**options, rule.option: ch["new"]}), names="value")
-        self.children = [self.switch, self.replay]
+        replay = self.replay = Replay(self.record, **{**options, rule.option: self.switch.value})
+        self.switch.observe(lambda ch: replay.set_options(**{**options, rule.option: ch["new"]}), names="value")
+        self.children = (self.switch, replay)
 
 
 class RuleTable(w.VBox):

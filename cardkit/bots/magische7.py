@@ -48,7 +48,7 @@ class RuleBot:
         from ..rng import Rng
         self.rng = Rng(seed)
         self._memo: dict = {}
-        self._memo_key = None
+        self._memo_key: object = None
 
     # --- what the seat knows ----------------------------------------------------------------------
     def _knowledge(self, state: M7State, me: int) -> dict:
@@ -151,6 +151,7 @@ class RuleBot:
             key = (val, -c.index)
             if best is None or key > best[0]:
                 best = (key, c)
+        assert best is not None                 # (a hand to lead from is never empty)
         return best
 
     # --- the exact endgame (2 players, stock empty) -----------------------------------------------
@@ -262,6 +263,7 @@ class RuleBot:
                 key = (val, -len(state.hands[a.data]), self.rng.below(1 << 20))
                 if best is None or key > best[0]:
                     best = (key, a)
+            assert best is not None
             return best[1]
         if not state.trick:
             c = self._best_lead(state, me, state.opponent, k, cards)[1]
@@ -340,6 +342,7 @@ class CarefulBot:
             wins = trick_outcome(led, c, o)[0]
             lv, fv = card_points(led, c, o)
             value = lv + fv
+            key: tuple
             if wins and value > 0 and (c.kind != "joker" or value >= 7):
                 key = (2, value, c.kind == "point")
             elif not wins and c.kind in ("point", "kreuz"):

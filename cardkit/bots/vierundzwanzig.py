@@ -130,7 +130,7 @@ class RuleBot(Bot):
             return next(a for a in legal if a.data == "done")
         suit_of = state.suit_of
         power = POWER[state.reversed]
-        counts = {}
+        counts: dict[str, int] = {}
         for c in hand:
             counts[suit_of[c]] = counts.get(suit_of[c], 0) + 1
 

@@ -3,6 +3,7 @@ low, third hand high, the partner's lead returned, trumps when void and it pays,
 their answers to the table's questions (revokes, calls). The rules are `cardkit.games.whist`."""
 from __future__ import annotations
 
+from ..cards import Card
 from ..games.whist import ASKED, CALLING, CLAIM, CLAIMING, FULL, NO_CALL, PLAY_ON, REDEAL, WhistState
 from .base import Bot, RandomBot
 
@@ -12,7 +13,7 @@ class _Seat:
     in its hand), the suits each player has shown out of (strict rules: proved by the play)."""
 
     @staticmethod
-    def unseen(state: WhistState, me: int) -> set:
+    def unseen(state: WhistState, me: int) -> frozenset[Card]:
         seen = state.played_cards()
         seen.update(state.hand_of(me))
         if state.turned_on_table:
@@ -24,7 +25,7 @@ class _Seat:
     @staticmethod
     def void(state: WhistState) -> list:
         """For each seat, the suits it has shown out of this hand (public: it did not follow)."""
-        out = [set(), set(), set(), set()]
+        out: list[set[str]] = [set(), set(), set(), set()]
         for ld, cs, _ in state.done:
             led = cs[0].suit
             for k in range(1, 4):
@@ -51,7 +52,7 @@ class CarefulBot(Bot):
         me = state.current_player
         cards = [a for a in legal if a.card is not None]
         if not state.trick:
-            by = {}
+            by: dict[str, list] = {}
             for a in cards:
                 by.setdefault(a.card.suit, []).append(a)
             side = [s for s in by if s != state.trump] or list(by)

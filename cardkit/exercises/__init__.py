@@ -179,6 +179,7 @@ def mark(q: Question, picked) -> Mark:
         elif q.multiple and k in q.answer and k not in picked:
             notes.append(sentences(f"{q.choice(k).label} is right too."))
     head = "Right." if right else f"Not quite. {q.answer_text}"
+    assert q.others is not None                          # (a question set's walk filled them in)
     return Mark(right, head, q.why, notes, list(q.others), rule_as_played(q))
 
 
@@ -511,11 +512,11 @@ class Kind:
     (`after`), and makes the question from them (`make`)."""
     name = ""
     title = ""
-    options = None          # the disputed options whose readings may change the answer (None: all)
+    options: tuple[str, ...] | None = None   # the disputed options whose readings may change the answer (None: all)
     games = MAX_GAMES
     steps = MAX_STEPS
     budget = 4000           # moves in all that a search for one question may play
-    levels = (1, 2, 3)      # the steps its questions can reach (a kind whose answer always depends on a
+    levels: tuple[int, ...] = (1, 2, 3)   # the steps its questions can reach (a kind whose answer always depends on a
                             # disputed reading reaches only the third)
 
     def moment(self, state, action) -> bool:

@@ -52,6 +52,7 @@ import sys
 import tempfile
 import zipfile
 from pathlib import Path
+from typing import Any
 
 try:                                    # (run as a script by `cardkit build-static`, or imported as a module)
     from cardkit.static_site import upstream
@@ -234,7 +235,7 @@ def _kit_imports(source: str, module: str, is_package: bool, known) -> set[str]:
     """The kit's modules that this code (of `module`; a page's is "__main__") imports: by an import statement
     anywhere in it — at the top, or in a function that runs when a visitor clicks — or by its name in a string
     (`importlib.import_module(GAMES[name])`), each with the packages that hold it."""
-    found = set()
+    found: set[str] = set()
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names)
@@ -399,12 +400,13 @@ def wasm_data_segments(wasm: bytes) -> list[tuple[int, int]]:
 def _address_in(memory: bytes, data: bytes) -> int | None:
     """Where in memory `data` was placed (its address is Pyodide's to choose, as it starts), found from blocks
     of it that are still unchanged there; None if too few are."""
-    block, votes = 4096, {}
+    block = 4096
+    votes: dict[int, int] = {}
     for k in range(0, max(len(data) - block, 1), max(len(data) // 64, block)):
         found = memory.find(data[k:k + block], 0, k + block + (1 << 20))
         if found >= 0:
             votes[found - k] = votes.get(found - k, 0) + 1
-    best = max(votes, key=votes.get, default=None)
+    best = max(votes, key=votes.__getitem__, default=None)
     return best if best is not None and votes[best] >= 16 else None
 
 
@@ -867,7 +869,7 @@ def prune(out: Path) -> None:
             p.unlink()
     assume("lite-layout", upstream.lite_layout, out, KEEP, NEEDED)
     # JupyterLite's in-browser contents (its "drive") reads this listing at start: the site keeps no files there
-    listing = {"content": [], "created": "1980-01-01T00:00:00Z", "format": "json", "hash": None,
+    listing: dict[str, Any] = {"content": [], "created": "1980-01-01T00:00:00Z", "format": "json", "hash": None,
                "hash_algorithm": None, "last_modified": "1980-01-01T00:00:00Z", "mimetype": None, "name": "",
                "path": "", "size": None, "type": "directory", "writable": True}
     (out / "api" / "contents").mkdir(parents=True, exist_ok=True)
@@ -961,7 +963,7 @@ def install_site(stage: Path, out: Path, listed: dict) -> None:
         tmp = target.with_name(f".{target.name}.cardkit-new")
         shutil.copyfile(src, tmp)
         os.replace(tmp, target)
-    dirs = set()
+    dirs: set[Path] = set()
     for rel in listed:                  # the earlier build's files that this one no longer has
         if rel not in new:
             p = out / rel
@@ -1005,8 +1007,8 @@ def build(out: Path, cache: Path = DEFAULT_CACHE) -> None:
     upstream.TAKEN.clear()
     preflight()
     cache.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="cardkit-static-") as tmp:
-        tmp = Path(tmp)
+    with tempfile.TemporaryDirectory(prefix="cardkit-static-") as tmp_name:
+        tmp = Path(tmp_name)
         say("Fetching and checking what the browser runs")
         core = pyodide_core(cache)
         assume("pyodide-core", upstream.pyodide_core, core, PYODIDE_FILES)

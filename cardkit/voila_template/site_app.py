@@ -100,7 +100,9 @@ def security_headers(host: str) -> dict[str, str]:
 def is_local_host(host_header: str) -> bool:
     """jupyter_server's check_host rule with allow_remote_access off: a loopback address or a local
     host name (JupyterHandler.check_host, jupyter_server/base/handlers.py)."""
-    host = re.match(r"^(.*?)(:\d+)?$", host_header or "").group(1)
+    m = re.match(r"^(.*?)(:\d+)?$", host_header or "")
+    assert m is not None                        # (any text of one line matches)
+    host = m.group(1)
     if host.startswith("[") and host.endswith("]"):
         host = host[1:-1]
     try:
@@ -185,14 +187,14 @@ class SiteKernelManager(AsyncMappingKernelManager):
     def release(self, token: int) -> None:
         self._admitted = [(t, b) for t, b in self._admitted if t != token]
 
-    async def start_kernel(self, **kwargs):
+    async def start_kernel(self, *args, **kwargs):  # type: ignore[override]  # async here; jupyter_client types the sync one
         env = kwargs.get("env") or {}
         visit = VISIT.get()
         if visit is not None and any(t == visit.token for t, _ in self._admitted):
             self.release(visit.token)   # the visit's slot is now this kernel (its own, or the pool's refill)
         elif env.get("VOILA_REQUEST_URL") and self._admitted:
             self._admitted.pop(0)
-        kernel_id = await super().start_kernel(**kwargs)
+        kernel_id = await super().start_kernel(*args, **kwargs)
         if visit is not None and visit.kernel_id is None and env.get("VOILA_PREHEAT") != "True":
             self.taken(visit, kernel_id)
         return kernel_id

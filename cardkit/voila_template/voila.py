@@ -1,6 +1,6 @@
 """Voilà configuration for the cardkit site, loaded by `--Voila.config_file_paths` (see cardkit/site.py,
 which passes the other settings on the command line, site_app.py beside this file, and docs/site.md)."""
-c = get_config()  # noqa: F821 - provided by traitlets when it loads this file
+c = get_config()  # type: ignore[name-defined]  # noqa: F821 - provided by traitlets when it loads this file
 
 c.Voila.tornado_settings = {
     # Answer only requests whose Host is 127.0.0.1 or localhost, so a web page that points its own DNS
