@@ -2,7 +2,7 @@
 every deal the protocol made by itself after it — each narrated for the viewers asked for.
 
 This is the one place where a move is applied and narrated: the play table (`cardkit.table`), a record's
-narration (`Record.narration`) and the replay of a worked example all go through it. A move is narrated from
+narration (`narration` below) and the replay of a worked example all go through it. A move is narrated from
 the position before it and the one right after it (`State.describe(action, after)`, per viewer
 `State.narrate`), so the narration may name what the move showed everyone (a card drawn face up) and, told to
 the player who made it, what only he saw; a deal is narrated from the position before it alone."""
@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .errors import CardkitError, RecordError
 from .game import CHANCE, Deal, State
+from .record import Record
 
 
 @dataclass
@@ -91,3 +93,20 @@ def step(state: State, action, viewers=None) -> list[Event]:
                                 {v: text for v in viewers}, after=None))
             pre.advance(deal)
     return events
+
+
+def narration(record: Record, **override) -> list[str]:
+    """One line per step of `record`: the record's own narration where it holds (`Record.narration_for`), else
+    the game's. (Here, not a method of Record: a record is data a state writes (`State.to_record`), and the
+    narration of a move is this module's, above the protocol.)"""
+    own = record.narration_for(**override)[0]
+    lines, state = [], record.load_game(**override).blank_state()
+    for i, text in enumerate(record.actions):
+        try:
+            told = own.get(str(i)) or step(state, text)[0].text()
+            if own.get(str(i)):
+                state.apply(text)
+        except CardkitError as e:
+            raise RecordError(f"action {text[:40]!r} failed: {e}", step=i) from None
+        lines.append(told)
+    return lines

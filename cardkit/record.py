@@ -193,21 +193,6 @@ class Record:
             lines.append(line)
         return lines
 
-    def narration(self, **override) -> list[str]:
-        """One line per step: the record's own narration where it holds (`narration_for`), else the game's."""
-        from .events import step
-        own = self.narration_for(**override)[0]
-        lines, state = [], self.load_game(**override).blank_state()
-        for i, text in enumerate(self.actions):
-            try:
-                told = own.get(str(i)) or step(state, text)[0].text()
-                if own.get(str(i)):
-                    state.apply(text)
-            except CardkitError as e:
-                raise RecordError(f"action {text[:40]!r} failed: {e}", step=i) from None
-            lines.append(told)
-        return lines
-
     @property
     def title(self) -> str:
         return self.meta.get("title", f"{self.game} record")

@@ -14,6 +14,7 @@ import cardkit
 from cardkit import (CHANCE, TERMINAL, Action, CardError, CardkitError, Deal, IllegalActionError, OptionError,
                      Record, RecordError, Rng, UnknownGameError, example_names, load_example)
 from cardkit.cards import DECKS, FRENCH52, MAGISCHE7, PIQUET32, Deck
+from cardkit.events import narration
 
 # ================================================================================================
 # RNG
@@ -637,7 +638,7 @@ def test_record_round_trip(players, upto, tmp_path):
     assert states[0].is_chance() and states[-1] == s
     for k, st in enumerate(states):
         assert len(st.history) == k
-    lines = back.narration()
+    lines = narration(back)
     assert len(lines) == len(back.actions)
     assert all(isinstance(x, str) and x and "\n" not in x for x in lines)
 
@@ -645,7 +646,7 @@ def test_record_round_trip(players, upto, tmp_path):
 def test_replay_upto_and_own_narration():
     s = play(m7().new_state(seed=2), random.Random(2), steps=6)
     rec = s.to_record(narration={"2": "Look at this trick."})
-    lines = Record.loads(rec.dumps()).narration()
+    lines = narration(Record.loads(rec.dumps()))
     assert lines[2] == "Look at this trick." and lines[1] != "Look at this trick."
     states = [copy.deepcopy(st) for _, _, st in rec.replay(upto=3)]
     assert len(states) == 3 and len(states[-1].history) == 3
@@ -689,7 +690,7 @@ def test_missing_keys():
 ])
 def test_record_with_bad_game_or_option(change, words):
     rec = Record.loads(json.dumps({**_good_record(), **change}))
-    for replay in (rec.final_state, rec.states, rec.narration, lambda: list(rec.replay())):
+    for replay in (rec.final_state, rec.states, lambda: narration(rec), lambda: list(rec.replay())):
         with pytest.raises(RecordError) as e:
             replay()
         for w in words:
@@ -704,7 +705,7 @@ def test_record_with_an_illegal_action_at_step_k(k):
     not_held = next(c.text for c in MAGISCHE7 if c not in before_k.hands[before_k.current_player])
     data["actions"][k] = not_held
     bad = Record.from_dict(data)
-    for replay in (bad.final_state, bad.states, bad.narration, lambda: list(bad.replay())):
+    for replay in (bad.final_state, bad.states, lambda: narration(bad), lambda: list(bad.replay())):
         with pytest.raises(RecordError) as e:
             replay()
         assert e.value.step == k
@@ -746,7 +747,7 @@ def test_records_with_and_without_examples():
             assert rec.game == name
             final = rec.final_state()
             assert len(final.history) == len(rec.actions)
-            assert len(rec.narration()) == len(rec.actions)
+            assert len(narration(rec)) == len(rec.actions)
         assert len(cardkit.load_game(name).examples()) == len(names)
         with pytest.raises(CardkitError) as e:
             load_example(name, "no-such-example")
@@ -904,7 +905,7 @@ def test_record_metadata_that_later_code_relies_on(change, word):
 def test_record_metadata_that_is_fine():
     data = {**_good_record(), "narration": {"0": "dealt", "3": ""}, "title": "", "players": [1, 2], "extra": None}
     rec = Record.from_dict(data)
-    assert rec.narration()[0] == "dealt" and rec.meta["extra"] is None
+    assert narration(rec)[0] == "dealt" and rec.meta["extra"] is None
 
 
 def test_record_option_names_must_be_strings():

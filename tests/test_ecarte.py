@@ -14,6 +14,7 @@ import cardkit
 from cardkit import CHANCE, TERMINAL, CardkitError, IllegalActionError, OptionError, Record, load_game
 from cardkit.bots import RandomBot, game_bots, play_out
 from cardkit.cards import PIQUET32
+from cardkit.events import narration
 from cardkit.record import example_names, load_example
 from cardkit.tournament import match
 from rule_marks import rule_marker
@@ -751,7 +752,7 @@ def test_examples_replay_and_are_described():
         rec = load_example("ecarte", name)
         assert rec.meta["title"] and rec.meta["description"]
         book.rule(rec.meta["rule"])
-        lines = rec.narration()
+        lines = narration(rec)
         assert len(lines) == len(rec.actions) and all(lines)
         assert Record.loads(rec.dumps()).final_state() == rec.final_state()
 

@@ -19,6 +19,7 @@ import cardkit
 from cardkit import CHANCE, TERMINAL, CardkitError, IllegalActionError, OptionError, Record, load_game
 from cardkit.bots import game_bots, play_out
 from cardkit.cards import FRENCH52
+from cardkit.events import narration
 from cardkit.games.faro import LOSS
 from cardkit.ledger import TABLE
 from cardkit.record import example_names, load_example
@@ -637,7 +638,7 @@ def test_the_examples_replay_as_the_rules_say():
     assert s.is_terminal() and s.check_ok and s.ledger.balance(TABLE) == 0
     for name in example_names("faro"):
         rec = load_example("faro", name)
-        assert len(rec.narration()) == len(rec.actions)
+        assert len(narration(rec)) == len(rec.actions)
         assert Record.loads(rec.dumps()).final_state() == rec.final_state()
 
 

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 import cardkit
 from cardkit import IllegalActionError, OptionError, Record, load_game
 from cardkit.bots import game_bots, play_out
+from cardkit.events import narration
 from cardkit.record import example_names, load_example
 from protocol_checks import stacked_partial
 from rule_marks import rule_marker
@@ -876,7 +877,7 @@ def test_example_replays(name):
     assert [a.text for a in s.history] == rec.actions
     # the record text round-trips
     assert Record.loads(rec.dumps()).final_state().snapshot() == s.snapshot()
-    lines = rec.narration()
+    lines = narration(rec)
     assert len(lines) == len(rec.actions)
     for k in rec.meta.get("narration", {}):
         assert 0 <= int(k) < len(rec.actions)
@@ -969,8 +970,8 @@ def test_example_four_players():
             assert t.current_player == (empty[0] + 2) % 4
             against_partner += 1
     assert handover >= 1 and against_partner >= 1
-    assert any("M7-8.4" in line for line in rec.narration())
-    assert any("M7-8.3" in line for line in rec.narration())
+    assert any("M7-8.4" in line for line in narration(rec))
+    assert any("M7-8.3" in line for line in narration(rec))
     assert names == ["North", "East", "South", "West"]
 
 

@@ -15,6 +15,7 @@ import cardkit
 from cardkit import CHANCE, TERMINAL, IllegalActionError, OptionError, Record, load_game
 from cardkit.bots import RandomBot, game_bots, play_out
 from cardkit.cards import PIQUET32
+from cardkit.events import narration
 from cardkit.record import example_names, load_example
 from cardkit.rng import Rng
 from protocol_checks import stacked_partial
@@ -329,7 +330,7 @@ def test_who_draws_first():
     assert "AH" in hand(winner_first, ANNA) and "8C" in hand(winner_first, BERT)   # Anna won, drew first
     leader_first = rec.final_state(draw_order="leader")
     assert "AH" in hand(leader_first, BERT) and "8C" in hand(leader_first, ANNA)
-    assert "Anna draws first" in rec.narration()[-1]
+    assert "Anna draws first" in narration(rec)[-1]
 
 
 @covers("S7-3.4")
@@ -596,7 +597,7 @@ def test_the_worked_example_anna_und_bert():
     assert final.counters == [0, 30] and final.current_player == ANNA and not final.deciding
     assert [len(h) for h in final.hands] == [4, 4] and stock_count(final) == 24 - 6
     # the narration tells it the way the source does, and the engine agrees that Bert could not continue
-    lines = rec.narration()
+    lines = narration(rec)
     assert "Zunächst spielt Bert eine 10." in lines[1] and "Sie sticht nicht." in lines[4]
     assert "Bert kann nicht verlängern" in lines[6] and "30 Zähler" in lines[6]
     assert "Bert cannot continue" in states[6].describe(final.history[6], final)
@@ -617,7 +618,7 @@ def test_continue_only_after_being_beaten():
     var = rec.final_state(continue_only_if_beaten=True)
     assert not var.deciding and var.current_player == BERT and last_trick(var)[2] == "Bert"
     assert len(last_trick(var)[0]) == 4
-    assert "S7-7.1" in rec.narration(continue_only_if_beaten=True)[-1]
+    assert "S7-7.1" in narration(rec, continue_only_if_beaten=True)[-1]
     # after being beaten the leader is still asked under the variation
     g = game(continue_only_if_beaten=True)
     s = stacked(g, [["10H", "10S", "JS", "QS"], ["10D", "KD", "9D", "JD"]])
@@ -664,7 +665,7 @@ def test_four_equal_cards_win_at_once():
     assert not main.is_terminal() and sorted(c.rank for c in main.hands[BERT]).count("K") == 4
     var = rec.final_state(four_of_a_kind=True)
     assert var.is_terminal() and var.scores() == [4, 0] and var.rounds[-1]["why"] == "four"
-    assert "four Kings" in rec.narration(four_of_a_kind=True)[-1]
+    assert "four Kings" in narration(rec, four_of_a_kind=True)[-1]
     # at the deal; when two hold four equal cards the first in the order of the deal (the leader) wins
     g = game(four_of_a_kind=True, match="round")
     s = g.new_state(deal=g.stack(["9H 9S 9D 9C".split(), "QH QS QD QC".split()]))
@@ -805,7 +806,7 @@ def test_four_players_partners_pool_counters():
     cards, owners, winner = last_trick(s)
     assert cards == ["AH", "AS", "7C", "KD"] and winner == "South"
     assert s.round_counters() == [20, 0] and s.current_player == S
-    assert "North ends the trick" in rec.narration()[-1]
+    assert "North ends the trick" in narration(rec)[-1]
     # whole games: partners share their game points
     for seed in range(3):
         t = bots_game(seed, players=4, target=5)
@@ -930,7 +931,7 @@ def test_examples_replay_and_are_described():
         assert rule.example == name
         final = rec.final_state()
         assert Record.loads(final.to_record().dumps()).final_state() == final
-        assert len(rec.narration()) == len(rec.actions)
+        assert len(narration(rec)) == len(rec.actions)
         # each example replays under every reading of its rule (the variations change the outcome only)
         if rule.option and rule.readings:
             for rd in rule.readings:

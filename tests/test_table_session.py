@@ -5,7 +5,7 @@ import pytest
 import cardkit
 from cardkit import IllegalActionError
 from cardkit.bots import RandomBot
-from cardkit.events import step
+from cardkit.events import narration, step
 from cardkit.table import Refused, Table
 
 
@@ -143,7 +143,7 @@ def test_step_tells_each_move_once_as_the_record_does(game):
         assert [e.index for e in events] == list(range(n, len(s.history)))
         assert events[0].seat >= 0 and all(e.is_deal for e in events[1:])
         words += [e.text() for e in events]
-    assert s.to_record().narration()[start:] == words
+    assert narration(s.to_record())[start:] == words
 
 
 def test_the_review_is_read_out_when_it_is_ready():

@@ -16,6 +16,7 @@ import cardkit
 from cardkit import CHANCE, CardkitError, IllegalActionError, OptionError, Record, load_game
 from cardkit.bots import game_bots, play_out
 from cardkit.cards import VIERUNDZWANZIG as DECK
+from cardkit.events import narration
 from cardkit.record import example_names, load_example
 from rule_marks import rule_marker
 
@@ -920,7 +921,7 @@ def test_every_example_replays_and_names_its_rule():
         book.rule(rec.meta["rule"])
         again = Record.loads(rec.dumps())
         assert again.final_state() == rec.final_state()
-        assert len(rec.narration()) == len(rec.actions)
+        assert len(narration(rec)) == len(rec.actions)
 
 
 def test_bad_options_stack_and_records():

@@ -16,6 +16,7 @@ import cardkit
 from cardkit import TERMINAL, CardkitError, IllegalActionError, OptionError, Record, load_game
 from cardkit.bots import RandomBot, game_bots, play_out
 from cardkit.cards import FRENCH52
+from cardkit.events import narration
 from cardkit.record import example_names, load_example
 from cardkit.rng import Rng
 from rule_marks import rule_marker
@@ -1012,7 +1013,7 @@ def test_examples_replay_and_are_described():
         f = rec.final_state()
         assert len(f.history) == len(rec.actions)
         assert rec.meta["title"] and rec.meta["description"]
-        lines = rec.narration()
+        lines = narration(rec)
         assert len(lines) == len(rec.actions) and all(lines)
         assert Record.loads(rec.dumps()).final_state() == f
     w = load_example("whist", "whole-hand").final_state()

@@ -32,7 +32,7 @@ def replay_states(record: Record, *, own_narration: bool = True, every_step: boo
             if line:
                 state.apply(action)
             else:
-                # a move narrated as the play table's log and `Record.narration` narrate it (`cardkit.events`):
+                # a move narrated as the play table's log and a record's narration narrate it (`cardkit.events`):
                 # from the position before it and the one after it (so a card the move turned face up may be named)
                 line = step(state, action)[0].text()
         except CardkitError as e:
