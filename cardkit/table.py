@@ -22,6 +22,7 @@ import os
 import re
 import time
 from collections import Counter
+from typing import Any
 
 from . import game_class, load_game
 from .bots import THINK_MS_BROWSER, THINK_MS_SERVER, ExpertBot, bots_for, default_playouts, evidence_playouts
@@ -478,7 +479,9 @@ class Table:
             return "Taken back. Nothing had followed your move, so nothing was dealt anew."
         # a take-back keeps the position the human knew and nothing more: the same move again need not meet the
         # same answer or draw the same card
-        self.state = s.resample(self.human, self._rng())
+        human = self.human
+        assert human is not None                # (a person's move was taken back)
+        self.state = s.resample(human, self._rng())
         return "Taken back. The cards you have not seen were shuffled again, so the next play may go differently."
 
     # the end -------------------------------------------------------------------------------------------------
@@ -553,6 +556,7 @@ class Table:
             if done < n and decisions[done] == k:
                 if progress is not None:
                     progress(done, n)
+                budget: dict[str, Any]
                 if playouts is None:            # the time left, shared among the decisions left
                     ms = (end - time.monotonic()) * 1000 / (n - done)
                     budget = {"playouts": default_playouts(replay.game.name),

@@ -16,7 +16,7 @@ too short; then ``current_player`` is CHANCE and the protocol shuffles the whole
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import Self
+from typing import TYPE_CHECKING, Self
 
 from ..cards import PIQUET32, Card
 from ..errors import CardError, IllegalActionError
@@ -54,6 +54,7 @@ DEAL_TAKERS = [(1, 1, 0, 0, 1, 1, 1, 0, 0, 0, None), (0, 0, 1, 1, 0, 0, 0, 1, 1,
 # one action object per card and per choice, made once
 PLAY_CARD = {c: Action(c.text, c.label, c) for c in PIQUET32.cards}
 ACT_SORT = {PLAY_CARD[c]: k for c, k in SORT.items()}
+_CARD_OF = attrgetter("card")
 PLAYED = [{c: (p, c) for c in PIQUET32.cards} for p in (0, 1)]   # (seat, card) as a trick holds it, made once
 # the hot path filters a hand's actions at C speed: `filter(IN_SUIT[s], acts)` keeps the cards of suit s,
 # `filter(TAKES[trump][first], acts)` those that take the trick the action `first` led (EC-3.5)
@@ -211,6 +212,22 @@ class _Match:
 class EcarteState(State):
     game: Ecarte
     current_player = CHANCE                    # a plain attribute the game sets, not the base class's property
+    if TYPE_CHECKING:                          # the _Match's fields, shown as read-only properties (below the class)
+        points: list[int]
+        deal_points: list[int]
+        bought: list[int]
+        exchanges: int
+        stood: bool
+        refused: bool
+        king_held: int | None
+        king_turned: bool
+        pot: int
+        paid: list[int]
+        staked: bool
+        winner: int | None
+        settlement: list[int]
+        shuffles: int
+        shuffle: tuple
 
     # set up --------------------------------------------------------------------------------------
     def _start(self) -> None:
@@ -219,7 +236,7 @@ class EcarteState(State):
         self.talon: list[Card] = []            # the top of the talon is the END of the list
         self.turned: Card | None = None
         self.trump: str | None = None
-        self._beats = None                     # BEATS under this deal's trumps
+        self._beats: list[list[bool]] | None = None   # BEATS under this deal's trumps
         self.dealer = 1                        # EC-1.1: North deals the first deal
         self.elder = 0
         self.phase = PLAY
@@ -237,17 +254,29 @@ class EcarteState(State):
         self._m = _Match()
         self.current_player = CHANCE
 
+    def _trump_suit(self) -> str:
+        """This deal's trumps (read only once a deal is dealt)."""
+        trump = self.trump
+        assert trump is not None
+        return trump
+
+    def _led_suit(self) -> str:
+        """The suit led to the trick under way (read only while there is one)."""
+        led = self.led
+        assert led is not None
+        return led
+
     @property
     def hands(self) -> list[list[Card]]:
         """Each player's hand, in the order shown (suits ♠ ♥ ♣ ♦, high to low): the state keeps the cards' play
         actions (the legal actions are made of them), and the cards are read from those."""
-        return [[a.card for a in acts] for acts in self._acts]
+        return [list(map(_CARD_OF, acts)) for acts in self._acts]
 
     @property
     def out(self) -> list[tuple]:
         """The cards out of play since the last shuffle, in the order they went out: (seat or None, card, face
         up?) for each finished deal's discards (face down), then its tricks, then its turned card."""
-        out = []
+        out: list[tuple] = []
         for discards, won, turned, _ in self._m.done:
             out += [(p, c, False) for p in (0, 1) for c in discards[p]]
             out += [(q, c, True) for p in (0, 1) for t in won[p] for q, c in t]
@@ -262,7 +291,7 @@ class EcarteState(State):
         deals = self._m.done
         if self.current_player != CHANCE:              # the deal in play (at CHANCE every deal is finished)
             deals = deals + [(None, self.won, self.turned, self._m.king_held)]
-        out = []
+        out: list[tuple] = []
         for _, won, turned, king in deals:
             out.append((None, turned))
             if king is not None:
@@ -390,7 +419,7 @@ class EcarteState(State):
         self.phase = PLAY
         self.led = None
         if g.king_in_hand:                            # EC-2.4: the holder may announce it
-            k = PLAY_CARD[KINGS[self.trump]]
+            k = PLAY_CARD[KINGS[self._trump_suit()]]
             for p in (0, 1):
                 self.king_pending[p] = k in self._acts[p]
         self.current_player = self.elder             # EC-3.1
@@ -406,7 +435,8 @@ class EcarteState(State):
             if not trick:
                 out = acts[:]
             else:                                     # EC-3.2 … EC-3.4 (EC-3.6), on the hand's actions
-                out = answers(acts, self.led, self.trump, PLAY_CARD[trick[0][1]] if g.overtake else None)
+                out = answers(acts, self._led_suit(), self._trump_suit(),
+                              PLAY_CARD[trick[0][1]] if g.overtake else None)
             if g.king_in_hand and self.king_pending[p]:
                 out.append(ANNOUNCE)
             return out
@@ -440,13 +470,17 @@ class EcarteState(State):
                 trick.append(PLAYED[p][card])
                 led = self.led = card.suit
                 q = self.current_player = 1 - p
-                out = answers(self._acts[q], led, self.trump, action if g.overtake else None)
+                trump = self.trump
+                assert trump is not None               # (dealt)
+                out = answers(self._acts[q], led, trump, action if g.overtake else None)
                 if g.king_in_hand and self.king_pending[q]:
                     out.append(ANNOUNCE)
                 return out
             lead = trick[0]
             lp, first = lead
-            w = p if self._beats[first.index][card.index] else lp     # EC-3.5
+            beats_ = self._beats
+            assert beats_ is not None                 # (dealt)
+            w = p if beats_[first.index][card.index] else lp          # EC-3.5
             t = (lead, PLAYED[p][card])
             self.won[w].append(t)
             tricks = self.tricks
@@ -469,10 +503,10 @@ class EcarteState(State):
         if data == "buy":
             k = self.ndisc
             if k:
-                t = self.talon
+                talon = self.talon
                 acts = self._acts[p]
-                acts += map(PLAY_CARD.__getitem__, t[:-k - 1:-1])    # the talon's top k cards
-                del t[-k:]
+                acts += map(PLAY_CARD.__getitem__, talon[:-k - 1:-1])    # the talon's top k cards
+                del talon[-k:]
                 acts.sort(key=ACT_SORT.__getitem__)
                 m.takers += (p,) * k
             m.bought[p] += k
@@ -580,7 +614,7 @@ class EcarteState(State):
         own history, dealer's RNG and RNG log."""
         return self._own(self._copy())
 
-    def _copy(self) -> "EcarteState":
+    def _copy(self) -> Self:
         """A light copy for looking ahead (describe): shares the game and the history."""
         c = object.__new__(type(self))
         c.__dict__.update(self.__dict__)
@@ -638,13 +672,13 @@ class EcarteState(State):
         if not self.trick:
             return super()._illegal(text)
         first = self.trick[0][1]
-        led = self.led
+        led = self._led_suit()
         duty = why_not(card, hand, led, SUIT, self.trump, True, first if self.game.overtake else None, POWER)
         if duty == FOLLOW:
             return IllegalActionError("EC-3.2", f"you hold a {SUIT_ONE[led]}: follow suit", text)
         if duty == TRUMP:
             return IllegalActionError("EC-3.3", f"you have no {SUIT_ONE[led]} but hold a trump "
-                                      f"({SUIT_NAME[self.trump].lower()}): you must trump", text)
+                                      f"({SUIT_NAME[self._trump_suit()].lower()}): you must trump", text)
         if duty == OVERTAKE:
             return IllegalActionError("EC-3.6", f"you can beat the {first.label}: you must win the trick", text)
         return super()._illegal(text)
@@ -694,10 +728,11 @@ class EcarteState(State):
         g = self.game
         teacher = player is None
         cp = self.current_player
-        king = KINGS.get(self.trump) if self.king_held is not None else None
+        king = KINGS.get(self._trump_suit()) if self.king_held is not None else None
         seats = []
         for p in (0, 1):
             h = self.hands[p]
+            hand: list[Card | None]
             if teacher or player == p:
                 hand = list(h)
             elif self.king_held == p and king in h:
@@ -710,10 +745,10 @@ class EcarteState(State):
                               current=p == cp))
         piles = []
         if self.trick or (cp >= 0 and self.phase == PLAY):
-            note = f"{SUIT_ONE[self.led]}s led" if self.trick else ""
+            note = f"{SUIT_ONE[self._led_suit()]}s led" if self.trick else ""
             piles.append(Pile("Trick", [(NAMES[q], c) for q, c in self.trick], note=note, kind="trick"))
         if self.turned is not None:
-            piles.append(Pile("Trump card", [("", self.turned)], note=f"trumps: {SUIT_NAME[self.trump].lower()}"))
+            piles.append(Pile("Trump card", [("", self.turned)], note=f"trumps: {SUIT_NAME[self._trump_suit()].lower()}"))
         piles.append(Pile("Talon", [], count=len(self.talon), kind="stock"))
         if any(self.discards):
             piles.append(Pile("Discards", [(NAMES[q], c if teacher or player == q else None)
@@ -739,7 +774,7 @@ class EcarteState(State):
         g = self.game
         out = []
         if self.turned is not None and self.current_player != CHANCE:
-            out.append(("Trump", f"{suit_words(self.trump)} — the {self.turned.label} turned"))
+            out.append(("Trump", f"{suit_words(self._trump_suit())} — the {self.turned.label} turned"))
         nxt = NAMES[self.dealer] if self.current_player == CHANCE else NAMES[1 - self.dealer]
         if self.current_player == CHANCE:
             out.append(("Dealer", f"{NAMES[self.dealer]} deals next, from a new shuffle"))
@@ -795,11 +830,12 @@ class EcarteState(State):
             rows.append([f"Deal {d['deal']}", NAMES[d["dealer"]], suit_words(d["trump"]), tricks,
                          f"+{d['points'][0]}", f"+{d['points'][1]}", "; ".join(notes)])
         rows.append(["Points", "", "", "", str(self.points[0]), str(self.points[1]), ""])
-        if self.current_player == TERMINAL:
+        winner = self.winner
+        if self.current_player == TERMINAL and winner is not None:   # (the match over: it has a winner)
             s = self.settlement
             rows.append(["Units won", "", "", "", signed(s[0]), signed(s[1]),
                          f"pot {plural(self.pot, 'unit')}" + ("; the loser had no point: he pays it once more"
-                                                             if self.points[1 - self.winner] == 0 else "")])
+                                                             if self.points[1 - winner] == 0 else "")])
         return Table(["", "dealer", "trump", "tricks South–North", "South", "North", "notes"], rows,
                      "Points per deal (EC-4.1, EC-1.4, EC-2.4) and the pot (EC-4.5, EC-4.6)")
 
@@ -852,7 +888,7 @@ class EcarteState(State):
         p = self.current_player
         who = NAMES[p]
         ahead = after is None          # a move not yet made (the Hint): the next deal's cards are unseen
-        if ahead:
+        if after is None:
             after = self._copy()
             after._apply(action)
         data = action.data
@@ -874,7 +910,7 @@ class EcarteState(State):
         elif data == "accept":
             line = f"{who} accepts the exchange [EC-2.1]."
         elif data == "announce":
-            line = (f"{who} announces the King of trumps ({KINGS[self.trump].label}): 1 point [EC-2.4]. "
+            line = (f"{who} announces the King of trumps ({KINGS[self._trump_suit()].label}): 1 point [EC-2.4]. "
                     f"Score: South {after.points[0]}, North {after.points[1]}.")
         else:
             line = self._play_text(action.card, after)
@@ -891,7 +927,7 @@ class EcarteState(State):
         if not self.trick:
             return f"{who} leads {card.label}."
         first = self.trick[0][1]
-        led = self.led
+        led = self._led_suit()
         w = after.last_trick[1]
         if SUIT[card] == led:
             if w == self.current_player:

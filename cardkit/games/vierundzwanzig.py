@@ -19,7 +19,7 @@ trump is named, the rest is the stock (top first).
 from __future__ import annotations
 
 from operator import attrgetter, itemgetter
-from typing import Self
+from typing import Any, Self
 
 from .. import tricks
 from ..cards import VIERUNDZWANZIG as DECK, Card
@@ -220,6 +220,14 @@ class VierundzwanzigState(State):
     current_player: int
     # current_player is a slot, not the base class's property: it is read several times per decision
     __slots__ = _SLOTS
+    # the slots that are None outside their part of a round
+    loser: int | None
+    trump: str | None
+    next_trump: str | None
+    called: str | None
+    led: str | None
+    best: tuple[int, Card] | None
+    last_trick: tuple | None
 
     # set up --------------------------------------------------------------------------------------------
     def _start(self) -> None:
@@ -235,8 +243,10 @@ class VierundzwanzigState(State):
         self.start = 0
         self.rounds: list[dict] = []
         self.loser = None                   # V24-8.4: a blind caller without a trick loses the match
-        self._hands: list[list[Card]] = [[], [], [], [], []][:n]   # until the play: see `hands`
-        self.second: list[list[Card]] = [[], [], [], [], []][:n]   # the second packets, before trump is named
+        empty: list[list[Any]] = [[], [], [], [], []]
+        self._hands: list[list[Card]] = empty[:n]   # until the play: see `hands`
+        empty = [[], [], [], [], []]
+        self.second: list[list[Card]] = empty[:n]   # the second packets, before trump is named
         self.stock: list[Card] = []         # the top of the stock is the END of the list
         self.ex_order: tuple = ()           # the seats in turn from the start player
         self._new_round_fields()
@@ -252,8 +262,10 @@ class VierundzwanzigState(State):
         n = self.n
         self.drawn_by: list[int] = []       # who drew each stock card, in order (resample)
         # n fresh empty lists each (at most 5 players; cheaper than a comprehension, at every round)
-        self.discards: list[list[Card]] = [[], [], [], [], []][:n]
-        self.aside: list[list[Card]] = [[], [], [], [], []][:n]    # the hand of a player who sits out
+        empty: list[list[Any]] = [[], [], [], [], []]
+        self.discards = empty[:n]
+        empty = [[], [], [], [], []]
+        self.aside = empty[:n]              # the hand of a player who sits out
         self.active = [True] * n
         self.picked = True                  # has the start player picked up his first cards? (V24-7)
         self.phase = BLIND_Q
@@ -273,7 +285,8 @@ class VierundzwanzigState(State):
         self.trick: list[tuple[int, Card]] = []
         self.led = None                     # the led colour (None while the trick is empty)
         self.leader = 0
-        self.won: list[list[tuple]] = [[], [], [], [], []][:n]
+        empty = [[], [], [], [], []]
+        self.won = empty[:n]
         self.tricks_played = 0
         self.last_trick = None              # (trick, winner, trump then, reversed then)
         self.nxt = list(self.game._left)    # the next seat in play (a player who sits out is passed)
@@ -352,7 +365,9 @@ class VierundzwanzigState(State):
             nr = self.next_reversed
             return [REV_YES[nr], REV_NO[nr]]
         if ph == NEWTRUMP_Q:
-            return ASK_NEW_TRUMP[self.next_trump][:]
+            nt = self.next_trump
+            assert nt is not None                       # (a new trump was named)
+            return ASK_NEW_TRUMP[nt][:]
         if ph == TRUMP_Q:
             return ASK_TRUMP[:]
         return [LOOK, BLIND]                              # BLIND_Q
@@ -528,8 +543,9 @@ class VierundzwanzigState(State):
     def _end_trick(self) -> list | None:
         """The trick to its winner, who leads the next (his legal actions: his whole hand), or the round
         scored (None)."""
-        trump, rev = self.trump, self.reversed
-        w = self.best[0]
+        trump, rev, best = self.trump, self.reversed, self.best
+        assert trump is not None and best is not None    # (in play: trump named, a card led)
+        w = best[0]
         t = tuple(self.trick)
         self.won[w].append(t)
         self.last_trick = (t, w, trump, rev)
@@ -539,14 +555,16 @@ class VierundzwanzigState(State):
         # changes of trump (V24-9.1) and of the order (V24-6.2) take effect now, from the next trick
         if self.changes:
             self.changes = False
-            if self.next_trump != trump:
-                self.trump = self.next_trump
-                self.suit_of = SUIT_OF[self.trump]
-                self.follows = FOLLOWS[self.trump]
+            nt = self.next_trump
+            assert nt is not None
+            if nt != trump:
+                self.trump = trump = nt
+                self.suit_of = SUIT_OF[trump]
+                self.follows = FOLLOWS[trump]
             if self.next_reversed != rev:
                 self.reversed = self.next_reversed
                 self.power = POWER[self.reversed]
-            self.ranks = RANKS[self.trump, self.reversed]
+            self.ranks = RANKS[trump, self.reversed]
         if played == TRICKS:
             self._end_round()
             return None
@@ -694,14 +712,15 @@ class VierundzwanzigState(State):
         if exch:
             return IllegalActionError("V24-3.4", "the exchange is over: the cards are played now", text)
         # PLAY: the card is held, so it breaks the duty to follow the led colour (V24-4.2, V24-4.4)
-        led = self.led
-        word = "trump" if led == self.trump else WORD[led]
+        led, trump = self.led, self.trump
+        assert led is not None and trump is not None    # (a trick under way)
+        word = "trump" if led == trump else WORD[led]
         if card is WHITE:
-            return IllegalActionError("V24-4.4", f"the 24 counts as a trump ({WORD[self.trump]}), not {word}: "
+            return IllegalActionError("V24-4.4", f"the 24 counts as a trump ({WORD[trump]}), not {word}: "
                                       f"{who} holds {'a' if word[0] not in 'aeiou' else 'an'} {word} card and "
                                       "must follow the led colour", text)
         if self.trick_cards[0] is WHITE:
-            return IllegalActionError("V24-4.4", f"the 24 was led and counts as a trump ({WORD[self.trump]}): "
+            return IllegalActionError("V24-4.4", f"the 24 was led and counts as a trump ({WORD[trump]}): "
                                       f"{who} holds a trump and must follow with one", text)
         return IllegalActionError("V24-4.2", f"{who} holds {'a' if word[0] not in 'aeiou' else 'an'} {word} "
                                   f"card: follow the led colour, {word}", text)
@@ -726,7 +745,13 @@ class VierundzwanzigState(State):
                                   "more)", text)
 
     # copies, snapshot, resample -----------------------------------------------------------------------------
-    def _copy(self) -> "VierundzwanzigState":
+    def _led_colour(self) -> str:
+        """The colour led to the trick under way (read only while there is one)."""
+        led = self.led
+        assert led is not None
+        return led
+
+    def _copy(self) -> Self:
         """A light copy for looking ahead (describe, resample): shares the game and the history list."""
         c = object.__new__(type(self))
         c.__dict__.update(self.__dict__)
@@ -794,6 +819,7 @@ class VierundzwanzigState(State):
         hands = self.hands
         for p in range(n):
             h = hands[p]
+            hand: list[Card | None]
             if p == self.start and not self.picked:
                 hand = []                              # lying face down, not picked up (V24-7.1)
             elif teacher or player == p:
@@ -851,8 +877,9 @@ class VierundzwanzigState(State):
         else:
             t = self.trump
             words = f"{WORD[t]}" + (", named blind" if self.blind else "") + f" by {names[self.start]}"
-            if self.next_trump != t and cp != TERMINAL:
-                words += f"; {WORD[self.next_trump]} from the next trick"
+            nt = self.next_trump
+            if nt is not None and nt != t and cp != TERMINAL:     # (named with trump)
+                words += f"; {WORD[nt]} from the next trick"
             v = self.trick_value()
             words += f" — each trick counts {v}"
             out.append(("Trump", words))
@@ -873,7 +900,7 @@ class VierundzwanzigState(State):
         names = self.game.player_names()
         tc = self.trick_cards
         i = tricks.winner(tc, self.suit_of, self.power, self.trump)
-        led = self.led
+        led = self._led_colour()
         word = "trump" if led == self.trump else WORD[led]
         return f"led {word} · held by {names[self.trick[i][0]]}"
 
@@ -924,7 +951,8 @@ class VierundzwanzigState(State):
             return f"{who} played a 2: name a new trump from the next trick, or keep it?"
         if not self.trick:
             return f"Trick {self.tricks_played + 1}: {who} leads."
-        word = "trump" if self.led == self.trump else WORD[self.led]
+        led = self._led_colour()
+        word = "trump" if led == self.trump else WORD[led]
         return f"Trick {self.tricks_played + 1}: {who} to play ({word} led)."
 
     def result_text(self) -> str:
