@@ -174,8 +174,9 @@ def _seen_by(view, teacher) -> list[str]:
     """What a seat's view shows otherwise than the teacher's, in few words: the hands and piles it sees face
     down, and each other line that differs (a line of its own view)."""
     if len(view.seats) != len(teacher.seats):
-        mine, full = view_lines(view), view_lines(teacher)
-        return [x for x in mine if x not in full] + [f"(not shown: {x.strip()})" for x in full if x not in mine]
+        own, all_lines = view_lines(view), view_lines(teacher)
+        return [x for x in own if x not in all_lines] + [f"(not shown: {x.strip()})" for x in all_lines
+                                                         if x not in own]
     down, lines = [], []
     for s, t in zip(view.seats, teacher.seats):
         if s.hand == t.hand and _seat_line(s) == _seat_line(t):
