@@ -182,7 +182,7 @@ def beside_openspiel(name: str, options: dict, seconds: float = 2.0, rounds: int
 
 
 # undo, clone and the expert's playouts (issue 38): an Undo click and a playout's copy should cost about a move
-COPY_CASES = [("magische7", {"players": 4}), ("sieben", {"players": 3}), ("whist", {}), ("whist", {"mode": "table"}),
+COPY_CASES: list[tuple[str, dict]] = [("magische7", {"players": 4}), ("sieben", {"players": 3}), ("whist", {}), ("whist", {"mode": "table"}),
               ("ecarte", {}), ("vierundzwanzig", {"players": 4}), ("vingt_et_un", {"players": 4}),
               ("faro", {"players": 3}), ("bakkarat", {})]
 

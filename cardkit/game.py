@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import operator
 import os
-from typing import Callable, ClassVar, Iterable, Self, TypeAlias
+from typing import Callable, ClassVar, Iterable, Self, TypeAlias, TypeVar
 
 from .cards import Card, Deck
 from .errors import CardkitError, IllegalActionError, OptionError, RecordError
@@ -31,6 +31,7 @@ TERMINAL = -2   # current_player once the game is over
 
 # a state of any game: inside Game the name State is its class attribute (the game's own State class)
 AnyState: TypeAlias = "State"
+AnyStateT = TypeVar("AnyStateT", bound="State")   # a state of a game, the same one in and out
 
 
 def _deal_cards(cards):
@@ -239,7 +240,7 @@ class Game:
 
 
 
-class _Marks(tuple):
+class _Marks(tuple[tuple[int, "State"], ...]):
     """Positions a state keeps for undo and resample: (k, position) pairs in order of k, each `position` the state
     after the first k entries of the history (no dealer's RNG), never changed and never handed out (copies of it
     are, by ``_fork``). A copy of the state shares them: they hold for its history as long as it only grows, and
@@ -398,8 +399,9 @@ class State:
         kept while a state only plays on: ``apply`` pays nothing for it. Without a light copy it replays."""
         history = self.history
         light = type(self)._fork is not State._fork
-        marks = self._marks if light else ()
-        j, c = 0, None
+        marks: tuple[tuple[int, State], ...] = self._marks if light else ()
+        j = 0
+        c: State | None = None
         for i, pos in reversed(marks):
             if i <= k:
                 j, c = i, pos._fork()
@@ -668,7 +670,7 @@ class State:
         c.__dict__.update(self.__dict__)
         return self._own(c)
 
-    def _own(self, c: "State") -> "State":
+    def _own(self, c: AnyStateT) -> AnyStateT:
         """`c`, a copy of this position, given its own history, dealer's RNG and RNG log, and no legal actions kept
         (a game's light copy that shares them, made for looking ahead, becomes a `_fork` so)."""
         c.history = list(self.history)

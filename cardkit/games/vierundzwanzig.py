@@ -412,7 +412,9 @@ class VierundzwanzigState(State):
                 if self.changes or self.tricks_played == TRICKS - 1:
                     return self._end_trick()              # (a change takes effect, or the round ends)
                 # the trick to its winner, who leads the next: _end_trick's common case, inline
-                w = self.best[0]
+                best = self.best
+                assert best is not None                   # (a card was led)
+                w = best[0]
                 t = tuple(trick)
                 self.won[w].append(t)
                 self.last_trick = (t, w, self.trump, self.reversed)
