@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import operator
 import os
-from typing import Callable, ClassVar, Iterable, Self, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Self, TypeAlias, TypeVar
 
 from .cards import Card, Deck
 from .errors import CardkitError, IllegalActionError, OptionError, RecordError
@@ -276,6 +276,8 @@ class Narration:
     follows it (`narrate`), and a round's result in words (`round_result`). A game keeps these in a class of its
     own beside its rules (`<Game>Narration`), mixed into its state: it reads the position it tells."""
     __slots__ = ()        # (mixed into a state that may keep its position in slots)
+    if TYPE_CHECKING:     # for the checker: a method here reads the attributes of the state it is mixed into
+        def __getattr__(self, name: str) -> Any: ...
 
 
 class State:

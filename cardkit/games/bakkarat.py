@@ -19,7 +19,7 @@ enumeration (``punter_odds``, ``bank_odds``): fractions, never a simulation.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Self
+from typing import Any, Self, TYPE_CHECKING
 
 from ..cards import FRENCH52, Card
 from ..errors import CardError, IllegalActionError
@@ -218,14 +218,14 @@ class BakkaratNarration(Narration):
         return (f"Coup {coup}, the showdown: {shown}. {note[0].upper()}{note[1:]}. Balances: "
                 + ", ".join(f"{NAMES[p]} {signed_units(bal[p])}" for p in range(3)) + ".")
 
-    def describe(self, action, after: State | None = None) -> str:
+    def describe(self, action, after: BakkaratState | None = None) -> str:
         if action.__class__ is Deal:
             b = NAMES[self.banker]
             return (f"Pack {self.pack_no + 1}: {b} holds the bank, shuffles the whole pack, has it cut and deals "
                     f"two cards each, face down, from the left [BA-1.4].")
         p = self.current_player
         if p < 0:
-            return super().describe(action, after)
+            return super().describe(action, after)  # type: ignore[misc]  # a mixin: super() is the state's State
         who = NAMES[p]
         d = action.data
         kind = d[0]

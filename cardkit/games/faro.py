@@ -18,7 +18,7 @@ from bisect import bisect_left, bisect_right
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
-from typing import Self
+from typing import Any, Self, TYPE_CHECKING
 
 from ..cards import FRENCH52, Card
 from ..errors import CardError, IllegalActionError
@@ -363,7 +363,7 @@ class FaroNarration(Narration):
         return f"{name}'s {card.label}: the bank takes {plural(h, 'unit')} [FA-4.1]" if h else \
             f"{name}'s {card.label}: nothing is paid [FA-4.1]"
 
-    def describe(self, action, after: State | None = None) -> str:
+    def describe(self, action, after: FaroState | None = None) -> str:
         if action.__class__ is Deal:
             return (f"Deal {self.deal_no + 1}: the bank shuffles its two packs together ({PACK} cards) and has "
                     "them cut [FA-1.1].")

@@ -5,7 +5,7 @@ Rule IDs refer to ``cardkit/rules/magische7.toml``.
 """
 from __future__ import annotations
 
-from typing import Self
+from typing import Any, Self, TYPE_CHECKING
 
 from ..cards import MAGISCHE7, Card
 from ..errors import IllegalActionError
@@ -196,7 +196,7 @@ class M7Narration(Narration):
     def _lead_words(self, card: Card) -> str:
         return _lead_words_of(self, card)
 
-    def describe(self, action, after: State | None = None) -> str:
+    def describe(self, action, after: M7State | None = None) -> str:
         names = self.game.player_names()
         if action.__class__ is Deal:
             return f"The cards are dealt: each player gets a Joker and 6 cards; {len(action.cards) - 6 * self.n} form the stock."

@@ -10,7 +10,7 @@ The last player to play a card equal to the first card takes the trick. A game i
 """
 from __future__ import annotations
 
-from typing import Self
+from typing import Any, Self, TYPE_CHECKING
 
 from ..cards import PIQUET32, Card
 from ..errors import CardError, IllegalActionError
@@ -200,7 +200,7 @@ class SiebenNarration(Narration):
         return (f"{text[0].upper()}{text[1:]} [S7-5]. Game points so far: {pts} — the first to "
                 f"{self.game.target_points} wins.")
 
-    def describe(self, action, after: State | None = None) -> str:
+    def describe(self, action, after: SiebenState | None = None) -> str:
         names = self.game.player_names()
         if action.__class__ is Deal:
             n = self.n
@@ -214,7 +214,7 @@ class SiebenNarration(Narration):
         p = self.current_player
         who = names[p]
         ahead = after is None      # a move not yet made (the Hint): say nothing that hangs on unseen cards
-        if ahead or after.round_no != self.round_no:
+        if after is None or after.round_no != self.round_no:
             # (a state made from a seed deals the next round by itself: the position the move made, before
             # that deal, is made here, so that the round's last trick and result are still there to tell)
             after = self._copy()
@@ -235,16 +235,17 @@ class SiebenNarration(Narration):
                 else:
                     line = f"{who} answers {card.label}: it does not beat [{rule}]."
         # what follows from it
-        done = after.last_trick is not None and after.last_trick is not self.last_trick
+        last = after.last_trick
+        done = last is not None and last is not self.last_trick
         if ahead and action.card is not None and self.trick and not self.deciding and (done or after.deciding):
             # whether the trick goes on hangs on the leader's hand, which only the leader has seen
-            holder = after.last_trick[1] if done else after.holder
+            holder = last[1] if last is not None and done else after.holder
             cards = [c for _, c in self.trick] + [action.card]
             value = sum(COUNTER[c.index] for c in cards)
             return line + (f" If the trick is not continued, {names[holder]} takes it: {len(cards)} cards, "
                            f"{value} counters [S7-2.4].")
-        if done:
-            tk, w, v = after.last_trick
+        if last is not None and done:
+            tk, w, v = last
             why = "" if action.card is None else self._no_continue(action.card)
             line += f" {names[w]} takes the trick{why}: {len(tk)} cards, {v} counters [S7-2.4]."
             drawn = len(self.stock) - len(after.stock)
@@ -261,7 +262,8 @@ class SiebenNarration(Narration):
                     line += " " + self._four_text(after)
             else:
                 text = after.round_text(r)
-                line += f" {names[after.last_trick[1]]} adds 10 for the last trick [S7-4.2]. " \
+                assert last is not None                # (the round ends with its last trick)
+                line += f" {names[last[1]]} adds 10 for the last trick [S7-4.2]. " \
                         f"{text[0].upper()}{text[1:]} [S7-5]."
             if after.current_player == TERMINAL and self.game.options["match"] == "game":
                 line += " " + after.result_text()

@@ -19,7 +19,7 @@ from __future__ import annotations
 from fractions import Fraction
 from math import factorial
 from operator import mul
-from typing import Self
+from typing import Any, Self, TYPE_CHECKING
 
 from ..cards import PIQUET32, Card
 from ..errors import CardkitError, IllegalActionError
@@ -779,7 +779,7 @@ class VingtEtUnNarration(Narration):
         return (", ".join(map(str, offered[:-1])) + " or " if len(offered) > 1 else "") + \
             plural(offered[-1], "unit")
 
-    def describe(self, action, after: State | None = None) -> str:
+    def describe(self, action, after: VingtEtUnState | None = None) -> str:
         """What everyone sees: a card drawn face down stays unnamed; a dead hand is turned up and named; a
         move that ends the players' turns sets off the bank's play (its cards face up) and the settlement,
         each narrated on a line of its own when the position `after` the move is given."""
@@ -811,7 +811,7 @@ class VingtEtUnNarration(Narration):
                 line = f"{who}, the bank, draws {card.label} face up: {total} [VU-2.1]."
             else:
                 line = f"{who}, the bank, stands on {self.total(p)} [VU-2.1]."
-            return line + ("\n" + after.settlement_words() if ended else "")
+            return line + ("\n" + after.settlement_words() if after is not None and ended else "")
         if d == "draw":
             if after is None:
                 return (f"{who} asks for another card, face down; if it takes the hand over 21, the hand is dead "
@@ -828,13 +828,13 @@ class VingtEtUnNarration(Narration):
             line = f"{who} stands [VU-1.4]."
             if after is None and self.k == len(self.order) - 1:
                 line += " Then the bank draws face up [VU-2]."
-        if ended:
+        if after is not None and ended:
             line += "\n" + after.bank_words() + "\n" + after.settlement_words()
         elif after is not None and after.phase == BANK and self.phase == DRAW:
             line += f"\nNow {names[after.bank]}, the bank, plays: its cards face up, {after.total(after.bank)} [VU-2.1]."
         return line
 
-    def narrate(self, action, after: State | None = None, viewer: int | None = None) -> str:
+    def narrate(self, action, after: VingtEtUnState | None = None, viewer: int | None = None) -> str:
         """As `describe`, and for the player who drew a card face down: which card, and the new total."""
         line = self.describe(action, after)
         p = self.current_player

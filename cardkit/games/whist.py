@@ -22,7 +22,7 @@ formatting in `_apply` (narration is `describe`, on demand).
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import Any, Self, Sequence
+from typing import Any, Self, Sequence, TYPE_CHECKING
 
 from ..cards import FRENCH52, Card
 from ..errors import CardError, CardkitError, IllegalActionError
@@ -250,7 +250,7 @@ class WhistNarration(Narration):
         text = self.hand_text(e)
         return f"Hand {e['hand']}: {text[0].upper()}{text[1:]}. Score: {score}."
 
-    def describe(self, action, after: State | None = None) -> str:
+    def describe(self, action, after: WhistState | None = None) -> str:
         if action.__class__ is Deal:
             return self._describe_deal(action)
         if after is None:
@@ -348,6 +348,7 @@ class WhistNarration(Narration):
 
 class WhistState(WhistNarration, State):
     game: Whist
+    current_player: int
     # current_player is a slot, not the base class's property: it is read at every step
     __slots__ = _SLOTS
 
