@@ -6,6 +6,7 @@ caller does per decision: ``legal_actions()``, a random choice, ``apply()``, plu
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 import cardkit
@@ -431,6 +432,44 @@ def _gzip_size(path) -> int:
     return min(len(data), len(gzip.compress(data, 6)))
 
 
+# A bare Pyodide page, the static site's baseline (as notebooks/baseline.ipynb is the Voilà site's): the site's own
+# Pyodide started from nothing on the page's main thread, one line of Python run; the moment in the page's clock.
+_BARE_PAGE = """<!DOCTYPE html><meta charset="utf-8"><title>bare</title><script src="static/pyodide/pyodide.js"></script>
+<script>
+window.ckBare = (async () => {
+  const py = await loadPyodide({indexURL: "static/pyodide/"});
+  py.runPython("1 + 1");
+  return performance.now();
+})();
+</script>"""
+BARE_PAGE = "bench-bare.html"
+
+
+def bare_page_time(browser, base: str, site_dir) -> float:
+    """Seconds from navigation until a bare Pyodide page (`_BARE_PAGE`, written into the served `site_dir` for
+    the visit) has run Python, on a cold visit as `bench.static_times` makes them (a fresh context, no cache)."""
+    page_file = Path(site_dir) / BARE_PAGE
+    page_file.write_text(_BARE_PAGE)
+    try:
+        ctx = browser.new_context(service_workers="block", viewport={"width": 1280, "height": 900})
+        try:
+            page = ctx.new_page()
+            page.goto(f"{base}/{BARE_PAGE}", wait_until="commit")
+            page.wait_for_function("() => window.ckBare !== undefined", timeout=180000)   # the script has run
+            return page.evaluate("window.ckBare") / 1000
+        finally:
+            ctx.close()
+    finally:
+        page_file.unlink()
+
+
+def ratios_to_bare(times: list, bare: list) -> float | None:
+    """The median over the rounds of a page's time over the bare page's time in the same round (the machine's
+    speed drifts between rounds: each is compared with the bare page of its own round)."""
+    rs = sorted(t / b for t, b in zip(times, bare) if t is not None and b)
+    return rs[len(rs) // 2] if rs else None
+
+
 def static_times(site_dir, pages=None, repeats: int = 3, clicks: int = 8) -> dict:
     """The static site on a cold visit (a fresh browser context, no cache, no service worker yet), served by
     Python's http.server: for each page the seconds until its text is on the screen and, on a game's page,
@@ -439,7 +478,6 @@ def static_times(site_dir, pages=None, repeats: int = 3, clicks: int = 8) -> dic
     send them) and the whole site. `site_dir`: a built site (`cardkit build-static`)."""
     from pathlib import Path
     from playwright.sync_api import sync_playwright
-    from .bench_pyodide import bare_page_time, ratios_to_bare
     from .site import launch_chromium, serving_static
     med = lambda xs: sorted(xs)[len(xs) // 2] if xs else None  # noqa: E731
     site_dir = Path(site_dir)
@@ -668,12 +706,6 @@ def run(seconds: float = 2.0, pages: bool = True, out=print, load: bool = True, 
         ph = ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in sorted(r["phases"].items()))
         ok = "ok" if r["max"] <= TARGET_COLD_ODDS_SECONDS else "MISSED"
         out(f"{r['game']:<15} {o:<44} slowest {r['max'] * 1000:6.0f} ms  {ok}   ({ph})")
-    if static:   # the same in Pyodide, and the expert there (cardkit/bench_pyodide.py)
-        try:
-            from . import bench_pyodide
-            results["pyodide"] = bench_pyodide.report(out)
-        except Exception as e:  # no Node.js, or npm could not fetch Pyodide
-            out(f"Pyodide: not measured ({type(e).__name__}: {e})")
     if pages:
         try:
             times = page_times()

@@ -126,44 +126,6 @@ def copy_cost_rows(cases=None, core: Path | None = None) -> list:
     return rows
 
 
-# A bare Pyodide page, the static site's baseline (as notebooks/baseline.ipynb is the Voilà site's): the site's own
-# Pyodide started from nothing on the page's main thread, one line of Python run; the moment in the page's clock.
-_BARE_PAGE = """<!DOCTYPE html><meta charset="utf-8"><title>bare</title><script src="static/pyodide/pyodide.js"></script>
-<script>
-window.ckBare = (async () => {
-  const py = await loadPyodide({indexURL: "static/pyodide/"});
-  py.runPython("1 + 1");
-  return performance.now();
-})();
-</script>"""
-BARE_PAGE = "bench-bare.html"
-
-
-def bare_page_time(browser, base: str, site_dir) -> float:
-    """Seconds from navigation until a bare Pyodide page (`_BARE_PAGE`, written into the served `site_dir` for
-    the visit) has run Python, on a cold visit as `bench.static_times` makes them (a fresh context, no cache)."""
-    page_file = Path(site_dir) / BARE_PAGE
-    page_file.write_text(_BARE_PAGE)
-    try:
-        ctx = browser.new_context(service_workers="block", viewport={"width": 1280, "height": 900})
-        try:
-            page = ctx.new_page()
-            page.goto(f"{base}/{BARE_PAGE}", wait_until="commit")
-            page.wait_for_function("() => window.ckBare !== undefined", timeout=180000)   # the script has run
-            return page.evaluate("window.ckBare") / 1000
-        finally:
-            ctx.close()
-    finally:
-        page_file.unlink()
-
-
-def ratios_to_bare(times: list, bare: list) -> float | None:
-    """The median over the rounds of a page's time over the bare page's time in the same round (the machine's
-    speed drifts between rounds: each is compared with the bare page of its own round)."""
-    rs = sorted(t / b for t, b in zip(times, bare) if t is not None and b)
-    return rs[len(rs) // 2] if rs else None
-
-
 def report(out=print, expert: bool = True) -> dict:
     """In Pyodide under Node.js, printed as tables: the cold odds rows, undo, clone and the expert's playouts a
     second beside the same natively (`bench.copy_costs`), and (`expert`) the expert's moves at the browser's budget."""

@@ -284,6 +284,12 @@ def main(argv=None) -> int:
             from .bench import run
             run(seconds=args.seconds, pages=not args.no_pages, load=not args.no_load, static=not args.no_static,
                 static_site=args.static_site)
+            if not args.no_static:     # the same in Pyodide, and the expert there (cardkit/bench_pyodide.py)
+                from . import bench_pyodide
+                try:
+                    bench_pyodide.report()
+                except Exception as e:  # no Node.js, or npm could not fetch Pyodide
+                    print(f"Pyodide: not measured ({type(e).__name__}: {e})")
             return 0
         if args.cmd == "match":
             return cmd_match(args)

@@ -82,7 +82,7 @@ def test_vingt_et_uns_cold_rows_reach_every_stake_position():
 def test_a_tables_ratio_to_the_bare_pyodide_page_compares_each_round_with_the_bare_page_of_the_same_round():
     # (the Pyodide rows themselves are not run here: a Pyodide start in Node.js costs about 3 s of CPU, 8-15 s on
     # the loaded machine, and on a clean clone it would fetch Pyodide into the cache the static build is filling)
-    from cardkit.bench_pyodide import ratios_to_bare
+    from cardkit.bench import ratios_to_bare
     bare = [4.0, 6.0, 4.5]                      # the machine slow in the second round
     assert ratios_to_bare([5.0, 7.5, 5.0], bare) == pytest.approx(1.25)     # rounds: 1.25, 1.25, 1.11
     assert ratios_to_bare([None, 7.5], bare) == pytest.approx(1.25)          # a round without a time left out

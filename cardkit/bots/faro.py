@@ -68,7 +68,7 @@ class RuleBot(Bot):
             return max(cards, key=lambda a: (self._ev(state, RANK_OF[a.card], 2), -RANK_OF[a.card]))
         if ph == AMOUNT:
             amounts = [a.data for a in legal]
-            r = RANK_OF[state._picked_card()]
+            r = RANK_OF[state.picked_card()]
             if self._ev(state, r, 2) > 0:
                 return STAKE_A[amounts[-1]]
             want = [k for k in amounts if pos + k > 0]

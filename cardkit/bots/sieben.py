@@ -137,7 +137,7 @@ class RuleBot:
     def _answer(self, state: SiebenState, me: int, legal, unseen):
         hand = state.hands[me]
         side = state.side
-        first = state._first_card()
+        first = state.first_card()
         eq = state.eqrow
         value = sum(COUNTER[c.index] for _, c in state.trick) + (LAST_TRICK if self._final(state) else 0)
         beaters = [a for a in legal if eq[a.card.index]]
@@ -224,7 +224,7 @@ class RuleBot:
             return STOP
         conts = [a for a in legal if a.card is not None]
         opps = [q for q in range(state.n) if side(q) != side(me) and state.hands[q]]
-        risk = self._threat(state, me, unseen, state._first_card(), opps)
+        risk = self._threat(state, me, unseen, state.first_card(), opps)
         plain = [a for a in conts if a.card.rank != "7"]
         if plain:
             best = min(plain, key=lambda a: (COUNTER[a.card.index], a.text))

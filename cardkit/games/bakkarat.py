@@ -19,7 +19,7 @@ enumeration (``punter_odds``, ``bank_odds``): fractions, never a simulation.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Self, TYPE_CHECKING
+
 
 from ..cards import FRENCH52, Card
 from ..errors import CardError, IllegalActionError
@@ -44,7 +44,6 @@ FIN3 = {"zero": tuple(0 if RED[s] == 10 else RED[s] for s in range(31)), "ten": 
 # BA-1.2.1: two cards that make 10 are a "Bak!" (redealt: the count 10 never stands) or baccara, counting 0
 FIN2 = {"redeal": tuple(RED), "baccara": FIN3["zero"]}
 FULL_COUNTS = (12, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4)       # cards of each value 0 … 10 in the pack
-
 
 
 def _shuffle_groups(n: int, cap: int = 1 << 64) -> tuple:

@@ -18,7 +18,7 @@ from bisect import bisect_left, bisect_right
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
-from typing import Any, Self, TYPE_CHECKING
+
 
 from ..cards import FRENCH52, Card
 from ..errors import CardError, IllegalActionError
@@ -333,7 +333,6 @@ class Faro(Game):
         return {"strategy": strategy_table(self.options), "choices": choices_table(self.options)}
 
 
-
 class Stake:
     """One card of a book on the table: who, which card, the stake on it, the stake first laid, how often its
     rank has shown since."""
@@ -463,7 +462,7 @@ class FaroState(FaroNarration, State):
         card: Card = self.dealt[-1]
         return card
 
-    def _picked_card(self) -> Card:
+    def picked_card(self) -> Card:
         """The card a punter has laid out to stake on, read only while he chooses the amount."""
         card = self.picked
         assert card is not None
@@ -577,7 +576,7 @@ class FaroState(FaroNarration, State):
             return self.game._amount_actions[:]
         if d > 0:
             p = self.current_player
-            card = self._picked_card()
+            card = self.picked_card()
             st = Stake(p, card, d)
             h = self.hands[p]
             i = bisect_left(h, RANK_OF[card], key=_RANK_KEY)
@@ -842,7 +841,7 @@ class FaroState(FaroNarration, State):
             return IllegalActionError("FA-0.1", f"the {card.label} is not in your book: {who}'s book is the "
                                       f"{SUIT_WORD[BOOK_SUIT[p]]}, and a stake goes on a card of your own book", text)
         if ph == AMOUNT:
-            return IllegalActionError("FA-3.1", f"first choose how much to stake on the {self._picked_card().label}",
+            return IllegalActionError("FA-3.1", f"first choose how much to stake on the {self.picked_card().label}",
                                       text)
         if card not in self.hands[p]:
             return IllegalActionError("FA-3.1", f"you have already staked on the {card.label}", text)
@@ -955,7 +954,7 @@ class FaroState(FaroNarration, State):
             choices = [(a, new_stake(a.data, before, st.orig, st.amount)) for a in self.legal_actions()]
         else:
             offered = [_card(a) for a in self.legal_actions() if a.data == D_PICK]
-            r = RANK_OF[self._picked_card()] if self.phase == AMOUNT else RANK_OF[offered[0]] if offered else 0
+            r = RANK_OF[self.picked_card()] if self.phase == AMOUNT else RANK_OF[offered[0]] if offered else 0
             what = "a rank you stake" if self.phase == STAKE else f"your {rank_word(r)}"
             choices = [(STAKE_A[k], k) for k in self.game.amounts]
         turn, show = self.rank_odds(r)
@@ -1117,7 +1116,7 @@ class FaroState(FaroNarration, State):
             when = " before the next turn" if self.bottom_shown else ""
             return f"{who}: click a card of your book to stake on its rank{when}, or no more stakes."
         if ph == AMOUNT:
-            return f"{who}: how much on the {self._picked_card().label}? 1 to {self._limit} units."
+            return f"{who}: how much on the {self.picked_card().label}? 1 to {self._limit} units."
         if ph == SHOW:
             return "The bank shows the bottom card."
         if ph == TURN:

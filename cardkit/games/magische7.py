@@ -5,7 +5,6 @@ Rule IDs refer to ``cardkit/rules/magische7.toml``.
 """
 from __future__ import annotations
 
-from typing import Any, Self, TYPE_CHECKING
 
 from ..cards import MAGISCHE7, Card
 from ..errors import IllegalActionError

@@ -10,7 +10,7 @@ The last player to play a card equal to the first card takes the trick. A game i
 """
 from __future__ import annotations
 
-from typing import Any, Self, TYPE_CHECKING
+from typing import Self
 
 from ..cards import PIQUET32, Card
 from ..errors import CardError, IllegalActionError
@@ -534,7 +534,7 @@ class SiebenState(SiebenNarration, State):
         t = text.strip().lower()
         if t in ("stop", "end the trick", "end"):
             if self.trick:
-                return IllegalActionError("S7-2.1", f"{who} must answer {self._first_card().label}: every card of the "
+                return IllegalActionError("S7-2.1", f"{who} must answer {self.first_card().label}: every card of the "
                                           "trick is answered; only the leader, once all have answered, may end "
                                           "the trick", text)
             return IllegalActionError("S7-2.5", f"there is no trick to end: {who} leads a new trick with any card",
@@ -551,7 +551,7 @@ class SiebenState(SiebenNarration, State):
             return IllegalActionError("S7-1.1", f"{who} does not hold {card.label}; a player plays a card from "
                                       "his own hand", text)
         if self.deciding:
-            first = self._first_card()
+            first = self.first_card()
             eq, rule = equal_to(first, card, self.game.options["eights_wild"])
             wild = "a 7 or an 8" if self.game.options["eights_wild"] and first.rank not in ("7", "8") else \
                 "a 7"
@@ -564,7 +564,7 @@ class SiebenState(SiebenNarration, State):
                 want = f"{art} {RANK_NAME[first.rank]} or {wild}"
             return IllegalActionError("S7-7.4" if rule == "S7-7.4" else "S7-2.3",
                                       f"{who} may continue the trick only with a card equal to its first card "
-                                      f"{self._first_card().label}: {want}. {card.label} is not; play such a card or end "
+                                      f"{self.first_card().label}: {want}. {card.label} is not; play such a card or end "
                                       "the trick", text)
         return super()._illegal(text)
 
@@ -613,7 +613,7 @@ class SiebenState(SiebenNarration, State):
         own history, dealer's RNG and RNG log."""
         return self._own(self._copy())
 
-    def _first_card(self) -> Card:
+    def first_card(self) -> Card:
         """The trick's first card (read only while a trick is under way)."""
         first = self.first
         assert first is not None
@@ -670,7 +670,7 @@ class SiebenState(SiebenNarration, State):
         if self.trick or self.current_player >= 0:
             note = ""
             if self.trick:
-                note = f"first card {self._first_card().label} · held by {names[self.holder]}"
+                note = f"first card {self.first_card().label} · held by {names[self.holder]}"
             piles.append(Pile("Trick", [(names[q], c) for q, c in self.trick], note=note, kind="trick"))
         if self.last_trick:
             tk, w, v = self.last_trick
@@ -730,11 +730,11 @@ class SiebenState(SiebenNarration, State):
         if not self.trick and self.last_trick is None and self.rounds:
             prefix = f"Last {self.round_text(self.rounds[-1])}. "
         if self.deciding:
-            return (f"{p} may continue the trick with a card equal to {self._first_card().label}, or end it "
+            return (f"{p} may continue the trick with a card equal to {self.first_card().label}, or end it "
                     f"(it is held by {names[self.holder]}).")
         if not self.trick:
             return f"{prefix}Round {self.round_no}: {p} leads."
-        return f"{p} answers (first card {self._first_card().label}, held by {names[self.holder]})."
+        return f"{p} answers (first card {self.first_card().label}, held by {names[self.holder]})."
 
     def result_text(self) -> str:
         sn = self.game.side_names()
@@ -763,7 +763,7 @@ class SiebenState(SiebenNarration, State):
         if self.game._side_continues:
             return ""
         # only what the table sees: the leader was not offered to continue (never which cards he holds)
-        return f" ({names[ld]} cannot continue: no card equal to {self._first_card().label} in hand [S7-2.3])"
+        return f" ({names[ld]} cannot continue: no card equal to {self.first_card().label} in hand [S7-2.3])"
 
     def _peek_deal(self, deal):
         try:

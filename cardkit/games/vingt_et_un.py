@@ -19,7 +19,7 @@ from __future__ import annotations
 from fractions import Fraction
 from math import factorial
 from operator import mul
-from typing import Any, Self, TYPE_CHECKING
+
 
 from ..cards import PIQUET32, Card
 from ..errors import CardkitError, IllegalActionError
@@ -745,7 +745,6 @@ class VingtEtUn(Game):
             self._tables = _Tables({"values": values_table, "settlement": lambda: settlement_table(d),
                                     "strategy": lambda: strategy_table(m)})
         return self._tables
-
 
 
 # A hand's value as one int, its key: the non-Ace points plus MAXS for each Ace (a hand stops at 22 or more, so

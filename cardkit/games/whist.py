@@ -22,7 +22,7 @@ formatting in `_apply` (narration is `describe`, on demand).
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import Any, Self, Sequence, TYPE_CHECKING
+from typing import Any, Self, Sequence
 
 from ..cards import FRENCH52, Card
 from ..errors import CardError, CardkitError, IllegalActionError
