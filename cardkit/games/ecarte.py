@@ -66,6 +66,7 @@ TAKES = {t: {PLAY_CARD[f]: frozenset(PLAY_CARD[c] for c in PIQUET32.cards if BEA
 DISCARD = [{c: Action(f"discard {i + 1}", "discard " + c.label, c, data="discard") for c in PIQUET32.cards}
            for i in range(HAND)]
 DISCARD_ACT = [{PLAY_CARD[c]: a for c, a in d.items()} for d in DISCARD]   # by the card's play action
+DISCARD_AT = {a: i for i, d in enumerate(DISCARD) for a in d.values()}     # a discard -> the place it names
 BUY = [Action("keep", "keep my cards", data="buy")] + \
       [Action(f"buy {k}", f"buy {plural(k, 'card')}", data="buy") for k in range(1, HAND + 1)]
 PROPOSE_A = Action("propose", "propose an exchange", data="propose")
@@ -314,8 +315,9 @@ class EcarteState(State):
         return self.deal_no
 
     # dealing -------------------------------------------------------------------------------------
-    def _deal(self, deal: Deal) -> None:
-        """A new shuffle (EC-4.3): the whole pack is the talon, and the next deal comes from it."""
+    def _deal(self, deal: Deal) -> list | None:
+        """A new shuffle (EC-4.3): the whole pack is the talon, and the next deal comes from it. Returns the
+        legal actions, as the steps of a deal below do (None: at CHANCE or TERMINAL, or not at hand)."""
         cards = deal.cards
         m = self._m
         m.shuffle = cards
@@ -323,9 +325,9 @@ class EcarteState(State):
         m.done = []
         m.takers = []
         self.talon = list(cards[::-1])
-        self._deal_from_talon()
+        return self._deal_from_talon()
 
-    def _deal_from_talon(self) -> None:
+    def _deal_from_talon(self) -> list | None:
         """EC-1.2: 2 + 2, then 3 + 3 from the top of the talon, the elder hand first; the next card is turned
         (EC-1.3); a King scores the dealer a point (EC-1.4)."""
         t = self.talon
@@ -362,8 +364,8 @@ class EcarteState(State):
         if turned.rank == "K":                        # EC-1.4
             m.king_turned = True
             if self._score(d, 1):
-                return
-        self._begin_exchange()
+                return None
+        return self._begin_exchange()
 
     def _score(self, p: int, pts: int) -> bool:
         """Credit `pts` to `p` now (EC-4.7); True if that ends the match (five points)."""
@@ -376,39 +378,40 @@ class EcarteState(State):
         return False
 
     # the exchange --------------------------------------------------------------------------------
-    def _begin_exchange(self) -> None:
+    def _begin_exchange(self) -> list:
         if self.game.classic:
             if self.talon:
                 self.phase = PROPOSE
                 self.current_player = self.elder
-            else:
-                self._begin_play()
-        else:
-            self._exchange_turn(self.elder)
+                return [PROPOSE_A, STAND]
+            return self._begin_play()
+        return self._exchange_turn(self.elder)
 
-    def _exchange_turn(self, p: int) -> None:
+    def _exchange_turn(self, p: int) -> list:
         """`p` exchanges (EC-2.2) — unless the talon is empty (EC-4.4)."""
         if not self.talon:
-            self._after_exchange(p)
-            return
+            return self._after_exchange(p)
         self.phase = EXCHANGE
         self.exch = p
         self.ndisc = 0
-        self.min_disc = 1 if (self.game.classic and p == self.elder) else 0
+        self.min_disc = least = 1 if (self.game.classic and p == self.elder) else 0
         self.current_player = p
+        out = [*map(dict.__getitem__, DISCARD_ACT, self._acts[p])]     # (as _exchange_legal: none thrown yet)
+        if not least:
+            out.append(BUY[0])
+        return out
 
-    def _after_exchange(self, p: int) -> None:
+    def _after_exchange(self, p: int) -> list:
         if p == self.elder:
-            self._exchange_turn(self.dealer)
-            return
+            return self._exchange_turn(self.dealer)
         self._m.exchanges += 1
         if self.game.classic and self.talon:
             self.phase = PROPOSE                      # EC-2.1 classic: the elder hand may propose again
             self.current_player = self.elder
-        else:
-            self._begin_play()
+            return [PROPOSE_A, STAND]
+        return self._begin_play()
 
-    def _begin_play(self) -> None:
+    def _begin_play(self) -> list:
         g = self.game
         m = self._m
         if g.stake_every_deal or not m.staked:        # EC-2.5, EC-2.5.1
@@ -422,7 +425,11 @@ class EcarteState(State):
             k = PLAY_CARD[KINGS[self._trump_suit()]]
             for p in (0, 1):
                 self.king_pending[p] = k in self._acts[p]
-        self.current_player = self.elder             # EC-3.1
+        e = self.current_player = self.elder         # EC-3.1
+        out = self._acts[e][:]                        # (as _legal at the lead)
+        if g.king_in_hand and self.king_pending[e]:
+            out.append(ANNOUNCE)
+        return out
 
     # the protocol --------------------------------------------------------------------------------
     def _legal(self) -> list:
@@ -470,9 +477,17 @@ class EcarteState(State):
                 trick.append(PLAYED[p][card])
                 led = self.led = card.suit
                 q = self.current_player = 1 - p
-                trump = self.trump
-                assert trump is not None               # (dealt)
-                out = answers(self._acts[q], led, trump, action if g.overtake else None)
+                acts = self._acts[q]
+                if g.overtake:
+                    out = answers(acts, led, self.trump, action)
+                else:                                 # (answers, inline: follow suit, else trump, else any)
+                    out = [*filter(IN_SUIT[led], acts)]
+                    if not out:
+                        trump = self.trump
+                        if led != trump:
+                            out = [*filter(IN_SUIT[trump], acts)]
+                        if not out:
+                            out = acts[:]
                 if g.king_in_hand and self.king_pending[q]:
                     out.append(ANNOUNCE)
                 return out
@@ -492,13 +507,17 @@ class EcarteState(State):
             if n < HAND:
                 self.current_player = w                      # EC-3.1: the winner leads
                 return self._acts[w][:]                      # (both have played a card: no King to announce)
-            self._end_deal()
-            return None
+            return self._end_deal()
         if data == "discard":
-            self._acts[p].remove(PLAY_CARD[card])
+            acts = self._acts[p]
+            del acts[DISCARD_AT[action]]              # the card at the place the discard names
             self.discards[p].append(card)
-            self.ndisc += 1
-            return self._exchange_legal(p)
+            nd = self.ndisc = self.ndisc + 1
+            # (as _exchange_legal)
+            out = [*map(dict.__getitem__, DISCARD_ACT, acts)] if len(self.talon) > nd else []
+            if nd >= self.min_disc:
+                out.append(BUY[nd])
+            return out
         m = self._m
         if data == "buy":
             k = self.ndisc
@@ -510,8 +529,7 @@ class EcarteState(State):
                 acts.sort(key=ACT_SORT.__getitem__)
                 m.takers += (p,) * k
             m.bought[p] += k
-            self._after_exchange(p)
-            return None
+            return self._after_exchange(p)
         if data == "announce":                        # EC-2.4
             self.king_pending[p] = False
             m.king_held = p
@@ -520,22 +538,19 @@ class EcarteState(State):
         if data == "propose":
             self.phase = ANSWER
             self.current_player = self.dealer
-            return None
+            return [ACCEPT, REFUSE]
         if data == "stand":                           # EC-2.3: standing at the first chance is a risk
             if m.exchanges == 0:
                 m.stood = True
-            self._begin_play()
-            return None
+            return self._begin_play()
         if data == "refuse":
             if m.exchanges == 0:
                 m.refused = True
-            self._begin_play()
-            return None
+            return self._begin_play()
         # accept
-        self._exchange_turn(self.elder)
-        return None
+        return self._exchange_turn(self.elder)
 
-    def _end_deal(self) -> None:
+    def _end_deal(self) -> list | None:
         """EC-4.1: three or four tricks one point, five two; EC-2.3 the classic risk of standing."""
         tricks = self.tricks
         w = 0 if tricks[0] >= 3 else 1
@@ -544,14 +559,14 @@ class EcarteState(State):
         m = self._m
         if self.game.classic and pts == 1 and ((m.stood and w == self.dealer) or (m.refused and w == self.elder)):
             pts, why = 2, "stood"
-        self._finish_deal(w, pts, why)
+        return self._finish_deal(w, pts, why)
 
-    def _finish_deal(self, w, pts, why) -> None:
+    def _finish_deal(self, w, pts, why) -> list | None:
         ended = w is not None and self._score(w, pts)
         self._log_deal(w, why)
         if ended:
-            return
-        self._next_deal()
+            return None
+        return self._next_deal()
 
     def _log_deal(self, w, why) -> None:
         # the deal's lists of tricks, points and cards bought are not copied: each deal makes new ones
@@ -559,16 +574,16 @@ class EcarteState(State):
         m.log.append((self.deal_no, self.dealer, self.turned, self.tricks, m.deal_points, w, why, m.king_turned,
                       m.king_held, m.bought, (*m.points,)))
 
-    def _next_deal(self) -> None:
+    def _next_deal(self) -> list | None:
         """EC-4.2 / EC-4.3: the other player deals, from the talon while it serves (EC-4.4), else a new
         shuffle (CHANCE)."""
         self._m.done.append((self.discards, self.won, self.turned, self._m.king_held))   # (a new deal: new lists)
         self.dealer = 1 - self.dealer
         self.elder = 1 - self.dealer
         if len(self.talon) >= self.game.threshold:
-            self._deal_from_talon()
-        else:
-            self.current_player = CHANCE
+            return self._deal_from_talon()
+        self.current_player = CHANCE
+        return None
 
     def _end_match(self, w: int) -> None:
         """EC-4.5 / EC-4.6: the winner takes the pot; a loser on 0 pays it once more."""
