@@ -478,14 +478,16 @@ class EcarteState(State):
                 led = self.led = card.suit
                 q = self.current_player = 1 - p
                 acts = self._acts[q]
+                trump = self.trump
+                assert trump is not None               # (dealt)
+                out: list
                 if g.overtake:
-                    out = answers(acts, led, self.trump, action)
+                    out = answers(acts, led, trump, action)
                 else:                                 # (answers, inline: follow suit, else trump, else any)
-                    out = [*filter(IN_SUIT[led], acts)]
+                    out = [a for a in acts if IN_SUIT[led](a)]
                     if not out:
-                        trump = self.trump
                         if led != trump:
-                            out = [*filter(IN_SUIT[trump], acts)]
+                            out = [a for a in acts if IN_SUIT[trump](a)]
                         if not out:
                             out = acts[:]
                 if g.king_in_hand and self.king_pending[q]:
