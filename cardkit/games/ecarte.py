@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Self
 
 from ..cards import PIQUET32, Card
 from ..errors import CardError, IllegalActionError
-from ..game import CHANCE, TERMINAL, Action, Deal, Game, State
+from ..game import CHANCE, TERMINAL, Action, Deal, Game, Narration, State
 from ..options import Option
 from ..rules import Table
 from ..tricks import FOLLOW, OVERTAKE, TRUMP, beats, why_not
@@ -210,7 +210,65 @@ class _Match:
         return c
 
 
-class EcarteState(State):
+class EcarteNarration(Narration):
+    """How a game of Écarté is told (`cardkit.game.Narration`)."""
+    __slots__ = ()
+
+    def describe(self, action, after: Self | None = None) -> str:
+        if action.__class__ is Deal:
+            d = NAMES[self.dealer]
+            e = NAMES[1 - self.dealer]
+            cards = action.cards
+            turned = cards[DEAL - 1] if len(cards) >= DEAL else None
+            line = (f"Deal {self.deal_no + 1}: {d} shuffles the whole pack and deals five cards each, two and two "
+                    f"then three and three, {e} first [EC-1.2].")
+            if turned is not None:
+                line += self._turn_text(turned, self.dealer)
+                line += f" {plural(32 - DEAL, 'card')} form the talon."
+            return line
+        p = self.current_player
+        who = NAMES[p]
+        ahead = after is None          # a move not yet made (the Hint): the next deal's cards are unseen
+        if after is None:
+            after = self._copy()
+            after._apply(action)
+        data = action.data
+        if data == "discard":
+            line = f"{who} throws a card away, face down [EC-2]."
+        elif data == "buy":
+            k = BUY_COUNT[action]
+            line = (f"{who} keeps his cards [EC-2]." if k == 0 else
+                    f"{who} buys {plural(k, 'card')} from the talon [EC-2].")
+        elif data == "propose":
+            line = f"{who} proposes an exchange [EC-2.1]."
+        elif data in ("stand", "refuse"):
+            verb = "plays without exchanging" if data == "stand" else "refuses the exchange"
+            line = f"{who} {verb} [EC-2.1]"
+            if self.exchanges == 0:                  # EC-2.3: standing at the first chance is a risk
+                line += f": he must now take three tricks, or {NAMES[1 - p]} scores 2 [EC-2.3]."
+            else:
+                line += "."
+        elif data == "accept":
+            line = f"{who} accepts the exchange [EC-2.1]."
+        elif data == "announce":
+            line = (f"{who} announces the King of trumps ({KINGS[self._trump_suit()].label}): 1 point [EC-2.4]. "
+                    f"Score: South {after.points[0]}, North {after.points[1]}.")
+        else:
+            line = self._play_text(action.card, after)
+        return line + self._after_text(after, ahead)
+
+    def round_result(self) -> str:
+        done = [d for d in self.deals if d["why"] != "ended"]
+        if not done:
+            return ""
+        d = done[-1]
+        king = f" {NAMES[d['king_held']]} had announced the King of trumps: 1 point [EC-2.4]." \
+            if d.get("king_held") is not None else ""
+        return (f"Deal {d['deal']}: {self.deal_words(d)}.{king} Score: South {d['total'][0]}, North "
+                f"{d['total'][1]} — {TARGET} points win.")
+
+
+class EcarteState(EcarteNarration, State):
     game: Ecarte
     current_player = CHANCE                    # a plain attribute the game sets, not the base class's property
     if TYPE_CHECKING:                          # the _Match's fields, shown as read-only properties (below the class)
@@ -890,49 +948,6 @@ class EcarteState(State):
                 f"{NAMES[w]} +{plural(gain, 'unit')}, {NAMES[lose]} −{plural(gain, 'unit')}.")
 
     # narration -----------------------------------------------------------------------------------
-    def describe(self, action, after: Self | None = None) -> str:
-        if action.__class__ is Deal:
-            d = NAMES[self.dealer]
-            e = NAMES[1 - self.dealer]
-            cards = action.cards
-            turned = cards[DEAL - 1] if len(cards) >= DEAL else None
-            line = (f"Deal {self.deal_no + 1}: {d} shuffles the whole pack and deals five cards each, two and two "
-                    f"then three and three, {e} first [EC-1.2].")
-            if turned is not None:
-                line += self._turn_text(turned, self.dealer)
-                line += f" {plural(32 - DEAL, 'card')} form the talon."
-            return line
-        p = self.current_player
-        who = NAMES[p]
-        ahead = after is None          # a move not yet made (the Hint): the next deal's cards are unseen
-        if after is None:
-            after = self._copy()
-            after._apply(action)
-        data = action.data
-        if data == "discard":
-            line = f"{who} throws a card away, face down [EC-2]."
-        elif data == "buy":
-            k = BUY_COUNT[action]
-            line = (f"{who} keeps his cards [EC-2]." if k == 0 else
-                    f"{who} buys {plural(k, 'card')} from the talon [EC-2].")
-        elif data == "propose":
-            line = f"{who} proposes an exchange [EC-2.1]."
-        elif data in ("stand", "refuse"):
-            verb = "plays without exchanging" if data == "stand" else "refuses the exchange"
-            line = f"{who} {verb} [EC-2.1]"
-            if self.exchanges == 0:                  # EC-2.3: standing at the first chance is a risk
-                line += f": he must now take three tricks, or {NAMES[1 - p]} scores 2 [EC-2.3]."
-            else:
-                line += "."
-        elif data == "accept":
-            line = f"{who} accepts the exchange [EC-2.1]."
-        elif data == "announce":
-            line = (f"{who} announces the King of trumps ({KINGS[self._trump_suit()].label}): 1 point [EC-2.4]. "
-                    f"Score: South {after.points[0]}, North {after.points[1]}.")
-        else:
-            line = self._play_text(action.card, after)
-        return line + self._after_text(after, ahead)
-
     def _turn_text(self, turned: Card, dealer: int) -> str:
         line = f" The eleventh card, {turned.label}, is turned: {SUIT_NAME[turned.suit].lower()} are trumps [EC-1.3]."
         if turned.rank == "K":
@@ -971,16 +986,6 @@ class EcarteState(State):
     def match(self):
         """The match so far: its deals (`log`), who stood and who refused a proposal: read it, do not change it."""
         return self._m
-
-    def round_result(self) -> str:
-        done = [d for d in self.deals if d["why"] != "ended"]
-        if not done:
-            return ""
-        d = done[-1]
-        king = f" {NAMES[d['king_held']]} had announced the King of trumps: 1 point [EC-2.4]." \
-            if d.get("king_held") is not None else ""
-        return (f"Deal {d['deal']}: {self.deal_words(d)}.{king} Score: South {d['total'][0]}, North "
-                f"{d['total'][1]} — {TARGET} points win.")
 
     def _after_text(self, after, ahead: bool = False) -> str:
         """What followed by itself: the end of the exchange, the end of the deal, the next deal, the end.

@@ -24,7 +24,7 @@ from typing import Any, Self
 from .. import tricks
 from ..cards import VIERUNDZWANZIG as DECK, Card
 from ..errors import CardError, IllegalActionError, OptionError
-from ..game import CHANCE, TERMINAL, Action, Deal, Game, State
+from ..game import CHANCE, TERMINAL, Action, Deal, Game, Narration, State
 from ..options import Option
 from ..rng import Rng
 from ..rules import Table
@@ -215,7 +215,84 @@ _SLOTS = tuple("""n _twos _sit _limits points round_no dealer start rounds loser
 _SLOT_VALUES = attrgetter(*_SLOTS)
 
 
-class VierundzwanzigState(State):
+class VierundzwanzigNarration(Narration):
+    """How a game of 24 is told (`cardkit.game.Narration`)."""
+    __slots__ = ()
+
+    def round_result(self) -> str:
+        if not self.rounds:
+            return ""
+        r = self.rounds[-1]
+        return (f"Round {r['round']}: {self.round_text(r)} [V24-5]. The lowest score wins; the match ends at 0 or "
+                f"below, or at {LIMIT} or more.")
+
+    def describe(self, action, after: Self | None = None) -> str:
+        names = self.game.player_names()
+        if action.__class__ is Deal:
+            n = self.n
+            d = names[self.dealer]
+            st = names[(self.dealer + 1) % n]
+            return (f"Round {self.round_no + 1}: {d} deals 3 cards to each player; {st}, on his left, is the "
+                    f"start player and names trump [V24-3].")
+        p = self.current_player
+        who = names[p]
+        if after is None:
+            after = self._copy()
+            after._apply(action)
+        ph = self.phase
+        if ph == BLIND_Q:
+            if action is BLIND:
+                line = (f"{who} names yellow blind, without looking at his cards: each trick counts 4 this "
+                        "round [V24-7].")
+            else:
+                return f"{who} picks up his first three cards to name trump [V24-7.1]."
+        elif ph == TRUMP_Q:
+            v = " — each trick counts 2" if action.data == "Y" else ""
+            line = f"{who} names {WORD[action.data]} trump{v} [V24-3.3]."
+        elif ph == EXCHANGE:
+            if action.data == "discard":
+                line = f"{who} gives back a card [V24-3.4]."
+                if after.ex_pos != self.ex_pos:
+                    line = f"{who} gives back a third card and draws 3 new ones from the stock [V24-3.4]."
+            elif action.data == "sit":
+                line = f"{who} sits this round out: his score does not change [V24-9.2]."
+            elif self.ex_count:
+                line = f"{who} draws {plural(self.ex_count, 'new card')} from the stock [V24-3.4]."
+            else:
+                line = f"{who} keeps his cards [V24-3.4]."
+        elif ph == REVERSE_Q:
+            if action.data:
+                line = (f"{who} reverses the rank order: from the next trick " +
+                        ("the 1 is high and the 11 low, and the 24 is the lowest trump [V24-6.2]."
+                         if not self.next_reversed else "the 11 is high again [V24-6.3]."))
+            else:
+                line = f"{who} leaves the rank order as it is [V24-6.1]."
+        elif ph == NEWTRUMP_Q:
+            if action.data is None:
+                line = f"{who} keeps the trump [V24-9.1]."
+            else:
+                line = f"{who} names {WORD[action.data]} trump from the next trick [V24-9.1]."
+        else:
+            c = action.card
+            if not self.trick:
+                line = f"{who} leads {card_words(c)}."
+            else:
+                s = self.suit_of[c]
+                if s == self.led:
+                    line = f"{who} plays {card_words(c)}."
+                elif s == self.trump:
+                    line = f"{who} cannot follow and trumps with {card_words(c)} [V24-4.2]."
+                else:
+                    line = f"{who} cannot follow and discards {card_words(c)} [V24-4.2]."
+            if after.phase == REVERSE_Q:
+                line += f" A 1: {who} may reverse the rank order from the next trick [V24-6.1]."
+            elif after.phase == NEWTRUMP_Q:
+                line += f" A 2: {who} may name a new trump from the next trick [V24-9.1]."
+        line += self._consequences(after)
+        return line
+
+
+class VierundzwanzigState(VierundzwanzigNarration, State):
     game: VierundzwanzigGame
     current_player: int
     # current_player is a slot, not the base class's property: it is read several times per decision
@@ -979,13 +1056,6 @@ class VierundzwanzigState(State):
             return f"Round {self.round_no}", "Trump and exchange"
         return f"Round {self.round_no}", f"Trick {self.tricks_played + 1}"
 
-    def round_result(self) -> str:
-        if not self.rounds:
-            return ""
-        r = self.rounds[-1]
-        return (f"Round {r['round']}: {self.round_text(r)} [V24-5]. The lowest score wins; the match ends at 0 or "
-                f"below, or at {LIMIT} or more.")
-
     def round_text(self, r: dict) -> str:
         names = self.game.player_names()
         parts = []
@@ -1021,71 +1091,6 @@ class VierundzwanzigState(State):
         return Table(["", "trump (named by)", "a trick counts", *names], rows,
                      "Tricks and scores per round: from 24 down; 0 or below, or 48 or more, ends the match "
                      "(V24-5, V24-8)")
-
-    def describe(self, action, after: Self | None = None) -> str:
-        names = self.game.player_names()
-        if action.__class__ is Deal:
-            n = self.n
-            d = names[self.dealer]
-            st = names[(self.dealer + 1) % n]
-            return (f"Round {self.round_no + 1}: {d} deals 3 cards to each player; {st}, on his left, is the "
-                    f"start player and names trump [V24-3].")
-        p = self.current_player
-        who = names[p]
-        if after is None:
-            after = self._copy()
-            after._apply(action)
-        ph = self.phase
-        if ph == BLIND_Q:
-            if action is BLIND:
-                line = (f"{who} names yellow blind, without looking at his cards: each trick counts 4 this "
-                        "round [V24-7].")
-            else:
-                return f"{who} picks up his first three cards to name trump [V24-7.1]."
-        elif ph == TRUMP_Q:
-            v = " — each trick counts 2" if action.data == "Y" else ""
-            line = f"{who} names {WORD[action.data]} trump{v} [V24-3.3]."
-        elif ph == EXCHANGE:
-            if action.data == "discard":
-                line = f"{who} gives back a card [V24-3.4]."
-                if after.ex_pos != self.ex_pos:
-                    line = f"{who} gives back a third card and draws 3 new ones from the stock [V24-3.4]."
-            elif action.data == "sit":
-                line = f"{who} sits this round out: his score does not change [V24-9.2]."
-            elif self.ex_count:
-                line = f"{who} draws {plural(self.ex_count, 'new card')} from the stock [V24-3.4]."
-            else:
-                line = f"{who} keeps his cards [V24-3.4]."
-        elif ph == REVERSE_Q:
-            if action.data:
-                line = (f"{who} reverses the rank order: from the next trick " +
-                        ("the 1 is high and the 11 low, and the 24 is the lowest trump [V24-6.2]."
-                         if not self.next_reversed else "the 11 is high again [V24-6.3]."))
-            else:
-                line = f"{who} leaves the rank order as it is [V24-6.1]."
-        elif ph == NEWTRUMP_Q:
-            if action.data is None:
-                line = f"{who} keeps the trump [V24-9.1]."
-            else:
-                line = f"{who} names {WORD[action.data]} trump from the next trick [V24-9.1]."
-        else:
-            c = action.card
-            if not self.trick:
-                line = f"{who} leads {card_words(c)}."
-            else:
-                s = self.suit_of[c]
-                if s == self.led:
-                    line = f"{who} plays {card_words(c)}."
-                elif s == self.trump:
-                    line = f"{who} cannot follow and trumps with {card_words(c)} [V24-4.2]."
-                else:
-                    line = f"{who} cannot follow and discards {card_words(c)} [V24-4.2]."
-            if after.phase == REVERSE_Q:
-                line += f" A 1: {who} may reverse the rank order from the next trick [V24-6.1]."
-            elif after.phase == NEWTRUMP_Q:
-                line += f" A 2: {who} may name a new trump from the next trick [V24-9.1]."
-        line += self._consequences(after)
-        return line
 
     def _consequences(self, after) -> str:
         """What followed from an action by itself: a trick taken, the round scored, the match over, the
