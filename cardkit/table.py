@@ -148,7 +148,8 @@ class Table:
             raise CardkitError(f"human: the seat that watches a game the computer plays, not {human!r}")
         self.seat_choice = set(people)          # who plays each seat from the next game on
         self.people = tuple(sorted(people))     # () : the computer plays every seat, `human` watches
-        self.human = human if human in self.people or not self.people else self.people[0]
+        self.human: int = human if isinstance(human, int) and (human in self.people or not self.people) \
+            else self.people[0]
         self.covered = False
         self.notes: dict = {}
         self.turns: list[tuple] = []            # (history index, seat): each decision of a person

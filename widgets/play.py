@@ -24,6 +24,7 @@ import os
 import re
 import time
 from html import escape
+from typing import Any
 from pathlib import Path
 
 import ipywidgets as w
@@ -221,6 +222,10 @@ class PlayTable(w.VBox):
     reused from move to move and share their layout and styles; the option dropdowns and the
     confirmation buttons are built when first needed."""
 
+    children: Any              # (ipywidgets' box children: a tuple of widgets, untyped there)
+    _seats: list
+    _review_seats: list
+
     def __init__(self, game: str, human: int = 0, bot: str = "rule-based", seed: int | None = None,
                  show_options: bool = True, keep: bool = True, people=None, resume=None, **options):
         self.game_name = game
@@ -233,13 +238,15 @@ class PlayTable(w.VBox):
         self.session = Table(game, people=people, bot=bot, seed=seed, human=human, deal=False, **options)
         self._bots = self.session.bot_names
         self._bot_name = bot
-        self._seat_box = self._ready_button = None     # built when needed
+        self._seat_box: Any = None                 # built when needed
+        self._ready_button: Any = None
         self._waiting = False                    # the computer is playing: the table was shown before its moves
-        self._review_box = None                  # "Review my game": built when a game ends
+        self._review_box: Any = None             # "Review my game": built when a game ends
         self._controls: dict = {}
-        self._settings = self._confirm = None      # the options panel and the question box: built when needed
+        self._settings: Any = None                 # the options panel and the question box: built when needed
+        self._confirm: Any = None
         buttons = []
-        self._opt = None
+        self._opt: Any = None
         if show_options:
             opt = self._opt = Button(description="Options…",
                                      tooltip="the rule options (every disputed reading) and the bots; click again "
@@ -247,7 +254,7 @@ class PlayTable(w.VBox):
             opt.on_click(lambda _: self.toggle_options())
             buttons.append(opt)
         players = next((o for o in cls.option_specs if o.name == "players"), None)
-        self._players = None
+        self._players: Any = None
         self._reverting = False
         if players is not None and len(players.choices) > 1:   # the player count is always at hand
             self._players = w.ToggleButtons(options=[(f"{n} players", n) for n in players.choices],
@@ -432,7 +439,8 @@ class PlayTable(w.VBox):
         if self._seat_box is None:
             return
         if not hasattr(self, "_seat_controls"):
-            self._seat_controls, self._seat_style = [], DescriptionStyle(description_width="initial")
+            self._seat_controls: list = []
+            self._seat_style = DescriptionStyle(description_width="initial")
         names, seats = self.game.player_names(), self.game.deciders()
         while len(self._seat_controls) < len(seats):
             i = len(self._seat_controls)
@@ -1139,10 +1147,10 @@ def _kept_file(game: str) -> Path | None:
     if STATIC_SITE:
         folder = browser_store.folder()
         return folder / f"{game}.json" if folder is not None else None
-    folder, key = os.environ.get("CARDKIT_TABLES"), os.environ.get("HTTP_X_CARDKIT_VISITOR", "")
-    if not folder or not re.fullmatch(r"[0-9a-f]{64}", key):
+    tables, key = os.environ.get("CARDKIT_TABLES"), os.environ.get("HTTP_X_CARDKIT_VISITOR", "")
+    if not tables or not re.fullmatch(r"[0-9a-f]{64}", key):
         return None
-    return Path(folder) / f"{key}-{game}.json"
+    return Path(tables) / f"{key}-{game}.json"
 
 
 def kept_game(game: str) -> dict | None:
@@ -1234,7 +1242,8 @@ class Play(w.VBox):
             raise CardkitError(f"no bot {table_args['bot']!r} for {cls.title}; bots: {', '.join(bots_for(game_))}")
         if table_args.get("people") is not None:
             check_people(game_, table_args["people"])
-        self.game_name, self._args, self.table = game, table_args, None
+        self.game_name, self._args = game, table_args
+        self.table: PlayTable | None = None
         start = Button(description="Deal the cards ▸", button_style="primary",
                        tooltip=f"deal a game of {cls.title} and play it against the computer")
         start.add_class("ck-play-start")
@@ -1300,6 +1309,8 @@ class Play(w.VBox):
         if self.table is not None:
             return self.table
         kept = kept_game(self.game_name)
+        if kept is None:
+            return self.start()           # gone meanwhile: a new game
         try:
             record = cardkit.Record.loads(kept["record"])
             state = record.final_state()
