@@ -363,6 +363,15 @@ def cold_odds_times(name: str, options: dict | None = None, sittings: int = 3, p
     return {"game": name, "options": options, "phases": slowest, "max": max(slowest.values())}
 
 
+def cold_odds_line(r: dict, target: float) -> str:
+    """A row of the cold odds table (natively or in Pyodide): the game, its options, the slowest advice against
+    `target` seconds, and each phase's slowest."""
+    o = ",".join(f"{k}={v}" for k, v in r["options"].items()) or "defaults"
+    ph = ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in sorted(r["phases"].items()))
+    ok = "ok" if r["max"] <= target else "MISSED"
+    return f"{r['game']:<15} {o:<44} slowest {r['max'] * 1000:6.0f} ms  {ok}   ({ph})"
+
+
 def cold_odds_row(name: str, options: dict | None = None) -> dict:
     """`cold_odds_times` in a fresh Python process (nothing imported or computed before it)."""
     import json
@@ -702,10 +711,7 @@ def run(seconds: float = 2.0, pages: bool = True, out=print, load: bool = True, 
         f"per phase over seeded sittings and, in Vingt-et-un, every stake position; target ≤ "
         f"{TARGET_COLD_ODDS_SECONDS:g} s natively)")
     for r in cold:
-        o = ",".join(f"{k}={v}" for k, v in r["options"].items()) or "defaults"
-        ph = ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in sorted(r["phases"].items()))
-        ok = "ok" if r["max"] <= TARGET_COLD_ODDS_SECONDS else "MISSED"
-        out(f"{r['game']:<15} {o:<44} slowest {r['max'] * 1000:6.0f} ms  {ok}   ({ph})")
+        out(cold_odds_line(r, TARGET_COLD_ODDS_SECONDS))
     if pages:
         try:
             times = page_times()

@@ -136,13 +136,10 @@ def report(out=print, expert: bool = True) -> dict:
     out(f"Exact odds cold in Pyodide (the static site's Python, in Node.js; a fresh interpreter per row, every odds "
         f"memo emptied before each advice; CPU seconds of the thread running Python, the slowest per phase; target "
         f"≤ {TARGET_COLD_ODDS_BROWSER_S:g} s in the browser; load average {load[0]:.1f} at the start)")
+    from .bench import COPY_CASES, cold_odds_line, copy_costs
     for r in cold:
-        o = ",".join(f"{k}={v}" for k, v in r["options"].items()) or "defaults"
-        ph = ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in sorted(r["phases"].items()))
-        ok = "ok" if r["max"] <= TARGET_COLD_ODDS_BROWSER_S else "MISSED"
-        out(f"{r['game']:<15} {o:<44} slowest {r['max'] * 1000:6.0f} ms  {ok}   ({ph})")
+        out(cold_odds_line(r, TARGET_COLD_ODDS_BROWSER_S))
     results = {"cold_odds": cold, "load": load}
-    from .bench import COPY_CASES, copy_costs
     native = [copy_costs(name, opts) for name, opts in COPY_CASES]
     mine = results["copies"] = copy_cost_rows(core=core)
     out("Undo, clone and the expert's playouts in Pyodide (cardkit.bench.copy_costs in Node.js: CPU time of the thread "
