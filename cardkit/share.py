@@ -17,6 +17,7 @@ from urllib.parse import quote, unquote
 
 from . import GAMES, game_class, load_game
 from .errors import CardkitError
+from .exercises import rule_of
 from .game import Deal
 from .record import Record
 from .rng import Rng
@@ -190,12 +191,6 @@ def state_after(game, actions, step: int):
 
 
 # --- a hand laid out by the reader --------------------------------------------------------------------------
-def _rule_of(text: str) -> str:
-    """The first rule ID a narration cites ("[WH-2.1]" -> "WH-2.1"), or "deal"."""
-    m = re.search(r"\[([A-Z0-9]+-[0-9][0-9.]*)", text)
-    return m.group(1) if m else "deal"
-
-
 def deal_from_hands(game_name: str, hands: dict, options: dict | None = None, seed: int | None = None) -> Record:
     """A record whose deal gives each seat p the cards `hands[p]` (a text "AS KH 10D" or a list of card texts,
     in the order dealt; fewer than a full hand: the rest at random), and the undealt cards (key "stock") in the
@@ -219,7 +214,7 @@ def deal_from_hands(game_name: str, hands: dict, options: dict | None = None, se
     before = game.blank_state()
     for text in actions:
         before.apply(text)
-    rule = _rule_of(before.describe(deal))
+    rule = rule_of(before.describe(deal), "deal")
     if rule == "deal":                           # the deal's narration cites none: the rulebook's rule of the deal
         titled = [r for r in game.rulebook.rules if "deal" in r.title.lower()]
         rule = next((r.id for r in titled if "the deal" in r.title.lower()), titled[0].id if titled else "deal")
@@ -275,7 +270,7 @@ def puzzle_question(record: Record, step: int, playouts: int = 200, seed: int = 
     those it finds about as good, asked from her seat only (the cards she has not seen dealt anew for every
     playout, from `seed`); the explanation names what was played in the example."""
     from .bots import ExpertBot
-    from .exercises import Choice, Question, Row, Scene, rule_of
+    from .exercises import Choice, Question, Row, Scene
     from .table import no_difference
     game = record.load_game()
     if not (isinstance(step, int) and 0 <= step <= len(record.actions)):
