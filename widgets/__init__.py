@@ -6,6 +6,7 @@ from .rules import RuleCard, Rules, RuleTable, rule_html  # noqa: F401
 from .index import GameIndex, RuleFinder  # noqa: F401
 from .sources import SourceTexts  # noqa: F401
 from .exercises import TestYourself  # noqa: F401
+from .example import Example  # noqa: F401
 from .rulecard import RulesCard  # noqa: F401
 
 use_css()

@@ -184,6 +184,15 @@ a.ck-page-link,.ck-games a{color:#0d47a1}
 .widget-html-content:has(>.ck-scroll-x){min-width:0;max-width:100%}
 .widget-html-content table.ck-table,.widget-html-content .ck-legend{line-height:1.3}
 .ck-quickstart{border-left:4px solid #a5d6a7;background:#f4fbf4;padding:2px 14px;border-radius:4px;max-width:62em}
+/* your own example: the card picker and the moves wrap into rows of small buttons (a phone's 390 px too) */
+.ck-example .widget-toggle-buttons .widget-toggle-button{width:auto;min-width:44px;padding:0 6px;margin:2px}
+.ck-example .widget-toggle-buttons{flex-wrap:wrap;height:auto}
+.ck-example .widget-toggle-buttons>div{display:flex;flex-wrap:wrap}
+.ck-example .ck-example-move.widget-button{width:auto;min-width:44px;margin:2px}
+.ck-example .widget-hbox{flex-wrap:wrap}
+.ck-example-readings .ck-touched b{color:#1b5e20}
+.ck-share-qr svg{width:180px;height:auto}
+.ck-share-text{font-size:12px}
 @media (max-width:600px){
   .ck-around{grid-template-columns:minmax(0,1fr) minmax(0,1fr);
     grid-template-areas:"top top" "left right" "center center" "bottom bottom" "status status"}
