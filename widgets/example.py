@@ -161,15 +161,19 @@ class Example(w.VBox):
         from .play import option_controls, option_heading
         self._controls = option_controls(type(game), self._options)
         specs = {o.name: o for o in type(game).option_specs}
-        boxes = []
+        rows: list = [HTML("<div class='ck-note'>The options and the readings of the disputed rules this example is "
+                           "dealt and played under (the link keeps them).</div>")]
         for name, dd in self._controls.items():
             dd.observe(lambda ch: self._options_changed(), names="value")
-            box = Box([HTML(option_heading(specs[name])), dd], vertical=True)
-            box.add_class("ck-opt")
-            boxes.append(box)
-        opts = Box(boxes)
+            rows += [HTML(option_heading(specs[name])), dd]
+        opts = Box(rows, vertical=True)
         opts.add_class("ck-example-options")
-        opts.layout = shared("wrap")
+        opts.layout = w.Layout(display="none")
+        self._opts_box = opts
+        self._opts_button = Button(description="Options and readings…", tooltip="the player count and the "
+                                   "readings of the disputed rules; click again to close them")
+        self._opts_button.on_click(lambda _: self._toggle_options())
+        self.under = HTML()
         self.hands_box = Box(vertical=True)
         self.hands_box.add_class("ck-example-hands")
         self.target = w.ToggleButtons(options=[], layout=shared("layout"))
@@ -184,7 +188,7 @@ class Example(w.VBox):
         deal.add_class("ck-example-deal")
         deal.on_click(lambda _: self.deal())
         self.paste = w.Textarea(placeholder="or paste a link to an example, or the text of a game record",
-                                layout=w.Layout(width="100%", max_width="640px", height="4em"))
+                                layout=w.Layout(width="calc(100% - 8px)", max_width="640px", height="4em"))
         self.paste.add_class("ck-example-paste")
         open_ = Button(description="Open it", tooltip="open the pasted link or record")
         open_.add_class("ck-example-open-paste")
@@ -192,26 +196,49 @@ class Example(w.VBox):
         self.upload = w.FileUpload(accept=".json,application/json", multiple=False,
                                    description="Upload a record or a set", layout=shared("layout"))
         self.upload.observe(lambda ch: self._uploaded(), names="value")
-        self.set_choice = w.Dropdown(options=[], layout=shared("dropdown"), description="In the set")
-        self.set_choice.layout.display = "none"
+        self.set_choice = w.Dropdown(options=[], layout=w.Layout(width="auto", max_width="100%", display="none"),
+                                     description="In the set")
         self.set_choice.observe(lambda ch: self._choose_from_set(ch["new"]), names="value")
         self._set: list[Record] = []
         intro = HTML("<div class='ck-example-intro'>Type the cards of each hand (for example <b>AS KH 10D</b>: "
                      "rank, then suit) or tap them below; cards you do not place are dealt at random. Then "
                      "<b>Deal it</b>.</div>")
         tap = HTML("<div class='ck-opt-label'>Tap cards into</div>")
-        self.editor = Box([intro, opts, self.hands_box, tap, self.target, self.picker,
+        self.editor = Box([intro, Box([self._opts_button]), self.under, opts, self.hands_box, tap, self.target, self.picker,
                            Box([back, deal]), self.paste, Box([open_, self.upload]), self.set_choice], vertical=True)
         self.editor.add_class("ck-example-editor")
         self.view = Box(vertical=True)
         self.view.add_class("ck-example-view")
         self._fill_hands({})
+        self._edit_button = Button(description="Change the hand ▸", tooltip="back to the cards of each hand "
+                                   "(what you typed is still there)")
+        self._edit_button.add_class("ck-example-edit")
+        self._edit_button.on_click(lambda _: self.edit())
+        self.children = [self.editor, self.msg, self.view, self.inbox]
+
+    def _toggle_options(self) -> None:
+        shown = self._opts_box.layout.display != "none"
+        self._opts_box.layout.display = "none" if shown else None
+        self._opts_button.description = "Options and readings…" if shown else "Close the options"
+
+    def edit(self) -> None:
+        """Show the editor again (after a deal), above the example."""
+        self.editor.layout = shared("layout")
         self.children = [self.editor, self.msg, self.view, self.inbox]
 
     def _options_changed(self) -> None:
         texts = {k: t.value for k, t in getattr(self, "_texts", {}).items()}
         self._options = {k: dd.value for k, dd in self._controls.items()}
         self._fill_hands(texts)
+
+    def _say_options(self) -> None:
+        from .exercises import options_words
+        try:
+            words = options_words(self.game_name, self._options)
+        except CardkitError:
+            words = ""
+        self.under.value = f"<div class='ck-note'><small>Under: {escape(words)}.</small></div>" if words else \
+            "<div class='ck-note'><small>Under the kit's default rules.</small></div>"
 
     def _fill_hands(self, texts: dict) -> None:
         """One text box per holder of the deal under the options in force; what was typed is kept."""
@@ -225,12 +252,13 @@ class Example(w.VBox):
         rows = []
         for key, n in self._holders:
             t = w.Text(value=texts.get(key, ""), placeholder="cards, e.g. AS KH 10D", continuous_update=False,
-                       layout=w.Layout(width="100%", max_width="640px"))
+                       layout=w.Layout(width="calc(100% - 8px)", max_width="640px"))
             t.add_class("ck-example-hand")
             self._texts[key] = t
             rows.append(Box([HTML(f"<div class='ck-opt-label'>{escape(holder_words(game, key, n))}</div>"), t],
                             vertical=True))
         self.hands_box.children = rows
+        self._say_options()
         names = [("the rest" if k == "stock" else game.player_names()[k], k) for k, _ in self._holders]
         self.target.options = names
         self.target.value = names[0][1]
@@ -297,6 +325,7 @@ class Example(w.VBox):
         if not files:
             return
         f = files[0]
+        self.upload.value = ()                   # read once: the file is not kept in the page's state
         try:
             content = bytes(f["content"])
             if len(content) > MAX_TEXT:
@@ -340,6 +369,8 @@ class Example(w.VBox):
         self.start()
         self.record = record
         self.table = None
+        self.editor.layout = w.Layout(display="none")
+        self.children = [self._edit_button, self.msg, self.view, self.inbox]
         self.replay = Replay(record)
         if step is not None:
             self.replay.go(step)
@@ -365,7 +396,7 @@ class Example(w.VBox):
         self.moves = Box()
         self.moves.layout = shared("wrap")
         self.moves.add_class("ck-example-moves")
-        rest = Button(description="The computer plays the round out", tooltip="every seat by the book, to the "
+        rest = Button(description="Play the round out", tooltip="the computer plays every seat by the book, to the "
                       "end of this round (a hand, a coup, a deal); the moves after this step are replaced")
         rest.add_class("ck-example-rest")
         rest.on_click(lambda _: self.play_round_out())
@@ -483,7 +514,7 @@ class Example(w.VBox):
             f"{self.step()}</a> <small>(copy it to send it: it holds every card and move, and opens the same step "
             f"under the same readings)</small>{puzzle_note}"
             f"<div><input class='ck-share-text' readonly aria-label='the link to copy' value='{escape(url)}' "
-            f"style='width:100%;max-width:640px'></div>{qr}<div>{files}</div></div>")
+            f"style='width:calc(100% - 8px);max-width:640px;box-sizing:border-box'></div>{qr}<div>{files}</div></div>")
 
     def readings_html(self) -> str:
         """For each disputed rule of the game, whether this hand touches it: where its readings part and what
@@ -561,6 +592,8 @@ class Example(w.VBox):
         from cardkit import exercises as ex
         self.start()
         self.record, self.replay, self.table = None, None, None
+        self.editor.layout = w.Layout(display="none")
+        self.children = [self._edit_button, self.msg, self.view, self.inbox]
         try:
             q = puzzle_question(record, step)
         except CardkitError as e:
