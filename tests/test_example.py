@@ -210,3 +210,20 @@ def test_a_puzzle_shows_only_what_its_player_has_seen_until_the_answer(game):
     assert "ck-quiz-feedback" in y.view.children[2].value
     y.view.children[-1].click()
     assert y.replay is not None and y.step() == x.step()
+
+
+def test_a_reviewed_moment_opens_as_an_example_and_as_a_puzzle():
+    from widgets.play import PlayTable
+    t = PlayTable("sieben", seed=3, keep=False)
+    while not t.state.is_terminal():
+        t.play(t.state.legal_actions()[-1])
+    t.review(playouts=8, seconds=1.0)
+    links = re.findall(r"class='ck-example-link' href='#([^']+)'>(make this moment an example|ask it as a puzzle)",
+                       t._review_out.value)
+    assert links and len(links) % 2 == 0
+    record, step, puzzle = read_link(links[0][0])
+    assert record.actions == [a.text for a in t.state.history] and not puzzle
+    x = Example("sieben")
+    page_says(x, links[1][0])                                 # the puzzle: asked of the player who chose there
+    assert x.replay is None and "You are Bert." in html_of(x)       # (the table's seat 0)
+    assert read_link(links[1][0])[1] == step

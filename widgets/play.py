@@ -113,6 +113,17 @@ def example_link(state) -> str:
             "<small>(every hand open; the address of the page then leads to it: send it to a friend)</small>")
 
 
+def moment_links(record, step: int) -> str:
+    """A moment of a finished game as a worked example ("Your own example" opens it at that step, every hand open)
+    and as a puzzle for a friend ("What do you play?"); nothing where no link can be made."""
+    try:
+        example, puzzle = to_link(record, step), to_link(record, step, puzzle=True)
+    except CardkitError:
+        return ""
+    return (f" <small><a class='ck-example-link' href='#{escape(example)}'>make this moment an example</a> · "
+            f"<a class='ck-example-link' href='#{escape(puzzle)}'>ask it as a puzzle</a></small>")
+
+
 # words for a screen reader alone (read out through the page's live region, not shown)
 SR_ONLY = "position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap"
 # the bots a table offers, in plain words (a game's own bot with another name shows its name)
@@ -1065,10 +1076,13 @@ class PlayTable(w.VBox):
     def _show_review(self, found, agreed: int, n: int) -> None:
         """The review's lists (the clear differences, then the close calls folded away), a menu of their
         moves and the replay from the human's view."""
+        whole = self.state.to_record()
+
         def item(f) -> str:
             where = f" ({escape(f['where'])})" if f["where"] else ""
             return (f"<li><b>Step {f['step']}</b>{where}: you chose {_named(f['played'])}; the expert would have "
-                    f"chosen {_named(f['expert'])}, expecting {self._gain(f['gain'], f['unit'])}.</li>")
+                    f"chosen {_named(f['expert'])}, expecting {self._gain(f['gain'], f['unit'])}."
+                    f"{moment_links(whole, f['step'])}</li>")
         clear = [f for f in found if not f["close"]]
         close = [f for f in found if f["close"]]
         body = (f"<b>Your game, reviewed by the expert.</b> It looked at your {plural(n, 'decision')} (every "
