@@ -600,7 +600,10 @@ class Example(w.VBox):
             self.notice(f"This puzzle cannot be asked: {e}.")
             return
         href = record.load_game().rulebook.href
-        question = HTML(f"<div class='ck-quiz ck-puzzle'><div class='ck-quiz-q'>{scene_html(q, href)}"
+        who = record.load_game().player_names()[q.viewer] if q.viewer is not None else ""
+        head = (f"<div class='ck-quiz-head'>A puzzle: the position as {escape(who)} saw it, nothing more. Every card "
+                "and the expert's choice show after your answer.</div>")
+        question = HTML(f"<div class='ck-quiz ck-puzzle'>{head}<div class='ck-quiz-q'>{scene_html(q, href)}"
                         f"<div class='ck-quiz-prompt'>{escape(q.prompt)}</div></div></div>")
         feedback = HTML()
         buttons: list = []
@@ -612,7 +615,7 @@ class Example(w.VBox):
             for b in buttons:
                 b.disabled = True
             feedback.value = feedback_html(q, m, href)
-            reveal = Button(description="Show the whole deal ▸", button_style="primary",
+            reveal = Button(description="Show every card ▸", button_style="primary",
                             tooltip="the example with every card open, at this step")
             reveal.on_click(lambda _: self.show(record, step))
             self.view.children = (*self.view.children, reveal)
