@@ -131,3 +131,47 @@ def wait_answered(page, table, before: str, timeout: float = 40000) -> None:
         if (t.ckSeen !== x.innerText) { t.ckSeen = x.innerText; t.ckSince = performance.now(); return false; }
         return performance.now() - t.ckSince > 300;
       }""", arg=[table.element_handle(), before], timeout=timeout)
+
+
+# --- a reader's own example opened by a link (issue 37; tests/test_site.py and tests/test_static_site.py) -------
+def shared_example(game: str, step: int = 12, seed: int = 3) -> tuple[str, str]:
+    """`game` played 30 steps by the random bot (seeded), as the fragment of a link to it at `step`
+    (cardkit.share.to_link), and the line its example must show there as the kit's own Replay writes it
+    ("Step 12/30: …", with single spaces)."""
+    import cardkit
+    from cardkit.bots import RandomBot
+    from cardkit.share import to_link
+    from widgets.replay import Replay
+    state = cardkit.load_game(game).new_state(seed=seed)
+    bot = RandomBot(seed)
+    while not state.is_terminal() and len(state.history) < 30:
+        state.apply(bot.choose(state))
+    record = state.to_record()
+    replay = Replay(record)
+    return to_link(record, step), " ".join(f"Step {step}/{len(replay.states) - 1}: {replay.lines[step - 1]}".split())
+
+
+def wait_example_shows(page, line: str, timeout: float = 60000) -> None:
+    """Wait until the page's own example (`.ck-example`) shows `line` as its step's narration."""
+    page.wait_for_function("(line) => [...document.querySelectorAll('.ck-example .ck-narration')]"
+                           ".some((x) => x.innerText.replace(/\\s+/g, ' ').trim() === line)", arg=line, timeout=timeout)
+
+
+def follow_link(page, fragment: str) -> None:
+    """Follow a link on the open page to `#fragment` (the address's fragment changes; the page is not loaded again)."""
+    page.evaluate("""(fragment) => { const a = document.createElement("a");
+        a.href = "#" + fragment; a.textContent = "an example"; document.body.append(a); a.click(); a.remove(); }""",
+                  fragment)
+
+
+def damaged_link_says_one_line(page, game: str) -> str:
+    """Follow a damaged link to an example of `game`: the example says why in one plain line (returned), and no
+    traceback or error output reaches the page."""
+    follow_link(page, f"example=v1~{game}~~3~!!")
+    alert = page.locator(".ck-example .ck-alert")
+    alert.wait_for(timeout=30000)
+    text = alert.inner_text().strip()
+    assert text.startswith("This link does not open an example: ") and "\n" not in text, text
+    assert "Traceback" not in page.inner_text("body")
+    assert page.locator('[data-mime-type*="stderr"], [data-mime-type*="error"]').count() == 0
+    return text

@@ -16,6 +16,7 @@ import cardkit
 from cardkit.site import NOTEBOOKS_DIR  # noqa: E402
 from axe_check import assert_accessible  # noqa: E402
 from site_server import page_ready_time, record_external_requests, running_site, start_tables  # noqa: E402
+from site_server import damaged_link_says_one_line, follow_link, shared_example, wait_example_shows  # noqa: E402
 
 SECRET = "cardkit-test-secret"
 MAX_KERNELS = 14   # the test server's kernel cap (test_kernel_cap fills it)
@@ -273,8 +274,15 @@ def test_index_lists_every_game_and_finds_rules(browser, base_url):
 def test_game_page_plays_a_card_by_clicking(browser, base_url, game):
     """Open the game's page and click what the first play table offers (its first playable card; a game
     that opens with a decision such as picking up the cards: that button): the table changes (the move is
-    made and the bots answer), the game log grows, and no error appears."""
-    context, page, external, errors = _open(browser, base_url, f"{game}.ipynb")
+    made and the bots answer), the game log grows, and no error appears. The page is opened by a link to a
+    reader's own example (issue 37; cardkit.share.to_link): its "Your own example" shows that example at the link's
+    step, as the kit's Replay narrates it; a link followed on the open page (the fragment changes) opens its
+    example too, and a damaged one says so in one plain line."""
+    fragment, line = shared_example(game)
+    context, page, external, errors = _open(browser, base_url, f"{game}.ipynb#{fragment}")
+    wait_example_shows(page, line)
+    share = page.locator(".ck-example a.ck-share-link").get_attribute("href")
+    assert share == f"{base_url}/voila/render/{game}.ipynb#{fragment}"     # the page's address, the same link
     table = page.locator(".ck-play").first
     table.scroll_into_view_if_needed()
     page.wait_for_function("""(t) => t.querySelector('button.ck-card.ck-playable:not(:disabled)') ||
@@ -293,6 +301,10 @@ def test_game_page_plays_a_card_by_clicking(browser, base_url, game):
     assert table.locator(".ck-table").inner_html() != before
     assert table.locator(".ck-logbox li").count() > log_before
     assert table.locator(".ck-error").count() == 0
+    damaged_link_says_one_line(page, game)
+    fragment, line = shared_example(game, step=20)
+    follow_link(page, fragment)
+    wait_example_shows(page, line)
     _assert_clean(page, external, errors)
     _close(context)
 

@@ -6,7 +6,8 @@
    widgets' own boxes are not live regions, so a move is said once, not twice.
    A table (`.ck-play`; a replay `.ck-replay` and a question `.ck-quiz` alike) speaks only what changed: of its `.ck-live` parts, those whose words are new
    since it last spoke. The first words of a table that was on the page before the visitor did anything (the
-   replays' first step, as the page opens) are not read: nothing happened yet. */
+   replays' first step, as the page opens) are not read: nothing happened yet.
+   It also hands the page's address to a reader's own example (widgets/example.py): see feedExamples below. */
 (function () {
   "use strict";
   var HIDDEN = "position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap";
@@ -45,8 +46,41 @@
       });
     }
 
+    /* A link to a reader's own example (`#example=…`, cardkit.share) reaches the page's "Your own example"
+       (widgets/example.py) through its hidden text box, `.ck-example-inbox`: the page writes into it, as JSON, its
+       address without the fragment and the fragment without '#', and fires the `change` event that ipywidgets'
+       TextView sends its value on (the box's continuous_update is off). Once per box and address: when the box
+       first appears (the kernel has drawn the widget; the static site's still picture, disabled, is skipped) and
+       when the fragment changes (a link on the page was followed). Always once, an example in the address or
+       not: the widget makes its share link and QR code from the page's address. The widget treats what it is
+       given as untrusted; any other fragment (a rule's anchor, #FA-2) is left to the rules' own script. When the
+       fragment is an example, the example is brought into view, again as the page grows around it, until the
+       visitor scrolls, clicks or types. */
+    var scrollUntil = 0;
+    function feedExamples() {
+      var hash = location.hash, fragment = hash.slice(1);
+      var isExample = fragment.indexOf("example=") === 0;
+      document.querySelectorAll(".ck-example-inbox input").forEach(function (input) {
+        if (input.disabled || input.closest(".ck-static") || input.getAttribute("data-ck-fed") === hash) return;
+        input.setAttribute("data-ck-fed", hash);
+        input.value = JSON.stringify({ page: location.href.split("#")[0], fragment: fragment });
+        input.dispatchEvent(new Event("change", { bubbles: true }));
+        if (isExample) scrollUntil = Date.now() + 20000;
+      });
+      if (Date.now() < scrollUntil) {
+        var fed = document.querySelector(".ck-example-inbox input[data-ck-fed]");
+        var example = fed && fed.closest(".ck-example");
+        if (example) example.scrollIntoView({ block: "start" });
+      }
+    }
+    ["wheel", "touchstart", "mousedown", "keydown"].forEach(function (type) {
+      document.addEventListener(type, function (e) { if (e.isTrusted) scrollUntil = 0; }, { capture: true, passive: true });
+    });
+    window.addEventListener("hashchange", feedExamples);
+
     function copy() {
       queued = false;
+      feedExamples();
       var tables = new Map();
       document.querySelectorAll(".ck-live").forEach(function (el) {
         var table = el.closest(".ck-play, .ck-replay, .ck-quiz") || document.body;
