@@ -182,3 +182,48 @@ def test_a_finished_game_opens_as_a_worked_example():
     href = re.search(r"class='ck-example-link' href='#([^']+)'", table._log.value).group(1)
     record, _ = from_link(href)
     assert record.actions == table.state.to_record().actions
+
+
+def test_the_hint_goes_with_the_move_before_the_computer_replies():
+    """Found by comparing the table's frames before and after the move to the session (issue 36): the Hint (or
+    any note) of the position before a move stayed on the page while the computer played its replies, and went
+    only with the table after them; before the session it went with the move, as it does again."""
+    import widgets
+    table = widgets.PlayTable("sieben", seed=7)
+    frames, refresh = [], table._refresh
+
+    def shown(*a, **k):
+        refresh(*a, **k)
+        frames.append((k.get("thinking", False), table._msg.value))
+    table._refresh = shown
+    for _ in range(3):
+        table.hint(playouts=4)
+        assert "ck-hint" in table._msg.value
+        frames.clear()
+        table.play(table.state.legal_actions()[0])
+        assert frames and frames[0][0], "the table was shown before the computer's replies"
+        assert all(msg == "" for _, msg in frames)
+
+
+def test_the_review_read_out_says_one_close_call_in_the_singular():
+    """One close call among the moves the expert would have played differently is 'one of them a close call'
+    in the sentence read out, not '1 of them close calls' (seen comparing the table's frames, issue 36)."""
+    import re
+
+    import widgets
+    table = widgets.PlayTable("magische7", seed=5)
+    bot = RandomBot(5)
+    while not table.state.is_terminal():
+        while table._moments:
+            table.next_round()
+        table.play(bot.choose(table.state))
+    seen = []
+    for playouts in (4, 6, 8, 12, 16):
+        found = table.review(playouts=playouts)
+        live = re.findall(r"<span class='ck-live'[^>]*>([^<]*)</span>", table._review_out.value)[0]
+        assert "1 of them" not in live
+        seen.append(sum(f["close"] for f in found))
+        if 1 in seen:
+            assert "one of them a close call." in live
+            break
+    assert 1 in seen, f"no review with one close call to check: {seen}"

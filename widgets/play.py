@@ -593,6 +593,7 @@ class PlayTable(w.VBox):
         person may already be in front of the screen). When a move ended a round, what the page shows is that
         round's end (`_refresh`), not the next round the computer begins."""
         if not self._waiting:
+            self._msg.value = ""         # the Hint or note of the position before the move goes with it
             self._refresh(thinking=True)
             self._waiting = True
         if thinker is not None:
@@ -1108,7 +1109,9 @@ class PlayTable(w.VBox):
                 + ("found none, as you had no choice to make." if not n else
                    "agrees with every one." if not found else
                    f"agrees with {agreed}; it would have played differently at "
-                   f"{plural(len(found), 'move')}" + (f", {len(close)} of them close calls." if close else ".")))
+                   f"{plural(len(found), 'move')}"
+                   + (f", {'one of them a close call' if len(close) == 1 else f'{len(close)} of them close calls'}."
+                      if close else ".")))
         self._review_out.value = self._links(f"<div class='ck-review'><span class='ck-live' style='{SR_ONLY}'>"
                                              f"{escape(said)}</span>{body}</div>")
         children = [self._review_out]
