@@ -242,7 +242,7 @@ def test_another_readings_answer_is_what_the_engine_does_at_the_same_position(ga
     Q♠ 9♦ 9♥, "under the other reading … the hand would be worth 10": the other game had parted (a player
     there drew again), and its hand was another."""
     g = cardkit.load_game(game)
-    qs = [q for n in SETS for q in ex.question_set(game, n).questions if q.level == 3]
+    qs = [q for n in SETS for q in a_set(game, n).questions if q.level == 3]
     qs += [q for q in questions(game, {}, range(6)) if q.level == 3]
     if not any(ex.alts_for(g, k.options) for k in ex.kinds(game)):
         assert not qs
@@ -264,7 +264,7 @@ def test_a_question_of_the_first_steps_has_the_same_answer_under_every_reading(g
     bad = []
     compared = 0
     for n in SETS:
-        for q in ex.question_set(game, n).questions:
+        for q in a_set(game, n).questions:
             if q.level == 3:
                 continue
             kind = ex.kind_of(game, q.kind)
@@ -283,7 +283,7 @@ def test_a_question_of_the_first_steps_has_the_same_answer_under_every_reading(g
 def test_the_check_fails_where_the_question_disagrees_with_the_engine():
     """The engine checks are not vacuous: a question whose answer is changed is caught."""
     for game in GAMES:
-        qs = ex.question_set(game, 3).questions
+        qs = a_set(game, 3).questions
         for q in qs:
             assert not disagreements(q), (game, q.prompt)
             wrong = []
@@ -369,6 +369,10 @@ _SETS: dict = {}
 
 
 def a_set(game: str, n: int, **options):
+    """`ex.question_set(game, n, **options)`, made once for the file: the checks above and below read the same
+    sets (1 to 12 of every game under its defaults by four tests), and a set is a function of its arguments
+    (test_a_set_is_reproducible_by_its_number_and_steps_up makes its sets anew to show that). Nothing here
+    changes a question."""
     key = (game, n, tuple(sorted(options.items())))
     if key not in _SETS:
         _SETS[key] = ex.question_set(game, n, **options)
