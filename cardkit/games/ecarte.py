@@ -542,10 +542,10 @@ class EcarteState(EcarteNarration, State):
                 if g.overtake:
                     out = answers(acts, led, trump, action)
                 else:                                 # (answers, inline: follow suit, else trump, else any)
-                    out = [a for a in acts if IN_SUIT[led](a)]
+                    out = [*filter(IN_SUIT[led], acts)]
                     if not out:
                         if led != trump:
-                            out = [a for a in acts if IN_SUIT[trump](a)]
+                            out = [*filter(IN_SUIT[trump], acts)]
                         if not out:
                             out = acts[:]
                 if g.king_in_hand and self.king_pending[q]:
