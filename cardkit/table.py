@@ -203,8 +203,9 @@ class Table:
 
     def log(self) -> list[tuple]:
         """The log as the person in front of the screen followed it and has looked at it: (history index,
-        round, trick, line)."""
-        return self.my_notes.shown_log()
+        round, trick, line). Once the game is over no moment is shown (the table shows the end), so the log
+        withholds nothing: the last rounds the computer played without him are in it."""
+        return self.my_notes.log if self.state.is_terminal() else self.my_notes.shown_log()
 
     def next_round(self) -> None:
         """Go on from the moment at the end of a round: to the next moment, or to the game as it stands."""

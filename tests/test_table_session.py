@@ -227,3 +227,19 @@ def test_the_review_read_out_says_one_close_call_in_the_singular():
             assert "one of them a close call." in live
             break
     assert 1 in seen, f"no review with one close call to check: {seen}"
+
+
+def test_the_log_withholds_nothing_once_the_game_is_over():
+    """Found comparing the table's frames before and after the move to the session (issue 36): in Vingt-et-un the
+    last coup, which the person banks without a decision, was played out after 'Coup 9 is over'; the game ended
+    with that moment unseen, the table showed the end (no moment is shown then) and the game log lacked all of
+    coup 10. Once the game is over the log holds every move."""
+    table = Table("vingt_et_un", seed=3)
+    while not table.state.is_terminal():
+        while table.moments() and not table.state.is_terminal():
+            table.next_round()
+        if not table.state.is_terminal():
+            table.play(table.state.legal_actions()[0].text)
+    assert table.moments(), "the game should end with a moment unseen (seed 3)"
+    assert [e[0] for e in table.log()] == [e[0] for e in table.my_notes.log]
+    assert any(r == "Coup 10" for _, r, _, _ in table.log())
