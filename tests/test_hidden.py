@@ -249,12 +249,12 @@ def test_resample_finds_another_deal_wherever_one_fits(game, opts):
     decision here.)
 
     Three games where the first meets a decision at which a resample gives the true deal back (the trick
-    games: Sieben, Whist, Écarté, Magische 7, at 1-33 decisions of a game), the first alone where it meets
-    none: in 24, Vingt-et-un, Bakkarat and Faro a resample gave another deal at every one of the 2,700
-    decisions of three games each (28 Nov 2026), so the other two games only repeated the first's check (a
-    resample at each decision, none giving the true deal) at twice its cost. Should a resample there give
-    the true deal back, the first game's decisions meet it and the check below is made, and so are the
-    other two games."""
+    games: Sieben, Whist, Écarté, Magische 7, at up to 33 decisions of a game), the first alone where it
+    meets none: in 24, Vingt-et-un, Bakkarat and Faro a resample gave another deal at every one of the 4,270
+    decisions of three games of each player count (28 Nov 2026), so the other two games only repeated the
+    first's check (a resample at each decision, none giving the true deal) at twice its cost. Should a
+    resample there give the true deal back, the first game's decisions meet it and the check below is made,
+    and so are the other two games."""
     for seed in (0, 1, 2):
         met = False
         for step, s, p in _decisions(game, opts, seeds=(seed,)):
