@@ -427,7 +427,7 @@ class VierundzwanzigState(VierundzwanzigNarration, State):
             led = self.led
             acts = self.hand_acts[p]
             if led is not None:
-                same = list(filter(self.follows[led], acts))
+                same = [*filter(self.follows[led], acts)]
                 if same:
                     return same
             return acts[:]
@@ -502,7 +502,7 @@ class VierundzwanzigState(VierundzwanzigNarration, State):
                 return self.hand_acts[w][:]
             self.current_player = p
             acts = self.hand_acts[p]                      # the next player's legal cards (as in _legal)
-            return list(filter(self.follows[led], acts)) or acts[:]
+            return [*filter(self.follows[led], acts)] or acts[:]
         if ph == EXCHANGE:                                # a card given back, sitting out, or the cards drawn
             p = self.current_player
             kind = action.data
@@ -597,7 +597,8 @@ class VierundzwanzigState(VierundzwanzigNarration, State):
                 while not act[q]:
                     q = (q + 1) % n
                 self.nxt[p] = q
-        self.hand_acts = [list(map(PLAY_OF, h)) for h in self._hands]   # from now on the hands (`hands`)
+        # from now on the hands (`hands`): each hand's play actions (maps, not a comprehension: once a round)
+        self.hand_acts = [*map(list, map(map, (PLAY_OF,) * n, self._hands))]
         self.phase = PLAY
         self.leader = self.current_player = self.start
         return self.hand_acts[self.start][:]
