@@ -79,8 +79,8 @@ class Rng:
         if sys.byteorder == "big":
             draws.byteswap()
         i = m
-        for k in range(0, 2 * m, 2):
-            j = draws[k] % (i + 1)
+        for d in draws[::2]:                               # (a slice of the draws: no index to keep)
+            j = d % (i + 1)
             items[i], items[j] = items[j], items[i]
             i -= 1
         self._s = (s + m * _GAMMA) & _MASK
