@@ -29,8 +29,9 @@ import pytest
 import cardkit
 from axe_check import assert_accessible
 from cardkit.static_site import build
-from site_server import (STATIC_READY, download_record, record_external_requests, serving_static, table_log,
-                         wait_answered, wait_log_changed)
+from site_server import (STATIC_READY, damaged_link_says_one_line, download_record, follow_link,
+                         record_external_requests, serving_static, shared_example, table_log, wait_answered,
+                         wait_example_shows, wait_log_changed)
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
@@ -413,7 +414,8 @@ def _alive_and_linked(page, static_url, static_site_dir, name):
 # The pages that another test below opens anyway get these checks there: a cold start of Python in the browser
 # costs about 11 s of CPU, the most expensive step of the whole suite.
 CHECKED_WHERE_PLAYED = {"sieben": "the switches", "index": "the rule finder", "vingt_et_un": "the odds",
-                        "magische7": "a whole game", "ecarte": "two people at one screen", "whist": "a phone"}
+                        "magische7": "a whole game", "ecarte": "two people at one screen", "whist": "a phone",
+                        "faro": "a shared example"}
 
 
 @pytest.mark.parametrize("name", [p for p in PAGES if p not in CHECKED_WHERE_PLAYED])
@@ -461,6 +463,31 @@ def test_the_site_works_under_a_sub_path(chromium, static_site_dir, tmp_path):
         _python_started_once(page, "/rules/cards")
         assert (page.errors, page.failed, page.external) == ([], [], [])
         page.context_.close()
+
+
+def test_a_shared_example_opens_at_its_step_and_a_link_followed_on_the_page_too(chromium, static_url, static_site_dir):
+    """A link to a reader's own example (issue 37; cardkit.share.to_link) opens the page with that example at the
+    link's step, as on the Voilà page (test_site.py) and as the kit's Replay narrates it, brought into view; the
+    example's own link is this page's address with the same fragment, and its QR code is drawn in the browser
+    (segno, shipped with the site); a damaged link followed on the page says so in one plain line, and a good one
+    opens its example. With the checks every page gets, the open example included."""
+    fragment, line = shared_example("faro")
+    page = _open(chromium, f"{static_url}/faro.html#{fragment}")
+    _ready(page)
+    wait_example_shows(page, line)
+    page.wait_for_function("""() => { const fed = document.querySelector('.ck-example-inbox input[data-ck-fed]');
+        const top = fed.closest('.ck-example').getBoundingClientRect().top; return top > -2 && top < innerHeight; }""",
+                           timeout=10000)
+    example = page.locator(".ck-example").last
+    assert example.locator("a.ck-share-link").get_attribute("href") == f"{static_url}/faro.html#{fragment}"
+    assert example.locator(".ck-share-qr svg").count() == 1
+    _alive_and_linked(page, static_url, static_site_dir, "faro")
+    damaged_link_says_one_line(page, "faro")
+    fragment, line = shared_example("faro", step=20)
+    follow_link(page, fragment)
+    wait_example_shows(page, line)
+    assert (page.errors, page.failed, page.external) == ([], [], [])
+    page.context_.close()
 
 
 # --- a whole game, against the expert, with the Hint and the record ----------------------------------------------

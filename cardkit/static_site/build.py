@@ -109,9 +109,10 @@ STAND_INS = {"piplite": {
                           "async def install(*requirements, **kwargs):\n" + _NO_INSTALL,
     "piplite/cli.py": "async def get_transformed_code(argv):\n" + _NO_INSTALL}}
 # What the worker loads at once, in parallel, before the kernel starts (names as jupyterlite's worker checks
-# them: it installs whatever of its own list is missing here, one after the other).
+# them: it installs whatever of its own list is missing here, one after the other). segno draws the QR code of a
+# reader's own example (widgets/example.py; the kit's `site` extra, so not among the kit's wheel's dependencies).
 PRELOAD = ("micropip", "piplite", "ipykernel", "comm", "pyodide_kernel", "ipython", "sqlite3", "jedi",
-           "ipywidgets", "cardkit")
+           "ipywidgets", "cardkit", "segno")
 # Files of the JupyterLite build that no page of the site uses (found by recording every request of every
 # page; the static browser tests fail on any request that is not answered). Some are written only by other
 # versions or settings of the tools; removed where they are there.
@@ -639,6 +640,8 @@ def widget_html(model_id: str, states: dict) -> str:
     if st is None:
         return ""
     model, s = st["model_name"], st["state"]
+    if states.get(s.get("layout", "").removeprefix("IPY_MODEL_"), {}).get("state", {}).get("display") == "none":
+        return ""                                   # hidden (a reader's own example's inbox): not drawn
     e = html.escape
     cls = " ".join(s.get("_dom_classes", ()))
 
