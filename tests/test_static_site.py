@@ -418,11 +418,22 @@ CHECKED_WHERE_PLAYED = {"sieben": "the switches", "index": "the rule finder", "v
                         "faro": "a shared example"}
 
 
+def _opens_a_shared_example(page, game):
+    """A link to an example of `game` followed on its open page shows that example at its step, as the kit's Replay
+    narrates it (issue 37: a link made on each game's page opens the identical example here as on the Voilà page,
+    tests/test_site.py). On a page a test opened anyway: no Python started for it."""
+    fragment, line = shared_example(game)
+    follow_link(page, fragment)
+    wait_example_shows(page, line)
+
+
 @pytest.mark.parametrize("name", [p for p in PAGES if p not in CHECKED_WHERE_PLAYED])
 def test_every_page_comes_alive_and_every_link_resolves(chromium, static_url, static_site_dir, name):
     page = _open(chromium, f"{static_url}/{name}.html")
     assert page.locator("#ck-page").is_visible()                 # the page, before Python is ready
     _alive_and_linked(page, static_url, static_site_dir, name)
+    if name in cardkit.GAMES:
+        _opens_a_shared_example(page, name)
     page.context_.close()
 
 
@@ -436,6 +447,8 @@ def test_a_phone_reads_the_page_at_once_and_nothing_is_wider_than_the_screen(chr
     _alive_and_linked(page, static_url, static_site_dir, "whist")
     page.locator(".ck-play-start").first.click()
     page.wait_for_selector(".ck-play .ck-card", timeout=60000)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    _opens_a_shared_example(page, "whist")                       # a shared example on a phone: no wider either
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert (page.errors, page.failed, page.external) == ([], [], [])
     page.context_.close()
@@ -528,10 +541,14 @@ def test_a_whole_game_against_the_expert_with_the_hint_and_the_record(chromium, 
         choice = table.locator("button.ck-action:not(:disabled)")
         _click_and_wait(page, table, choice.first if choice.count() else table.locator("button.ck-card.ck-playable").first,
                         whole=True)
-    download_record(page, table, tmp_path, "magische7")
+    record = download_record(page, table, tmp_path, "magische7")
     table.locator("button", has_text="Review my game").click()       # the expert reviews it, in the browser
     page.wait_for_function("(t) => [...t.querySelectorAll('.ck-review')].some(r => /decision/.test(r.innerText))",
                            arg=table.element_handle(), timeout=120000)
+    table.locator("a.ck-example-link", has_text="Open this game as a worked example").click()
+    page.wait_for_function("() => [...document.querySelectorAll('.ck-example .ck-narration')].some(x => /^Step \\d+\\/\\d+:/.test(x.innerText))",
+                           timeout=60000)                          # the game played, as a worked example
+    assert f"/{len(record.actions)}:" in page.locator(".ck-example .ck-narration").first.inner_text()
     assert (page.errors, page.failed, page.external) == ([], [], [])
     page.context_.close()
 
@@ -563,6 +580,7 @@ def test_the_switches_replays_odds_and_the_rule_finder_work(chromium, static_url
     select.select_option(index=1)
     page.wait_for_function("([c, b]) => [...c.querySelectorAll('table')].pop().innerHTML !== b",
                            arg=[rules_table.element_handle(), table_before], timeout=30000)
+    _opens_a_shared_example(page, "sieben")
     assert (page.errors, page.failed, page.external) == ([], [], [])
     page.context_.close()
 
@@ -584,6 +602,7 @@ def test_the_switches_replays_odds_and_the_rule_finder_work(chromium, static_url
     table.locator("button", has_text="Odds").click()
     page.wait_for_function("(t) => /odds|chance/i.test(t.innerText) && /%/.test(t.innerText)",
                            arg=table.element_handle(), timeout=60000)
+    _opens_a_shared_example(page, "vingt_et_un")
     assert (page.errors, page.failed, page.external) == ([], [], [])
     page.context_.close()
 
@@ -976,6 +995,7 @@ def test_two_people_at_one_screen_in_the_browser(chromium, static_url, static_si
             choice = table.locator("button.ck-action:not(:disabled)")
             (choice.first if choice.count() else table.locator("button.ck-card.ck-playable").first).click()
             page.wait_for_timeout(300)
+    _opens_a_shared_example(page, "ecarte")
     assert (page.errors, page.failed, page.external) == ([], [], [])
     page.context_.close()
 
