@@ -78,9 +78,29 @@
     });
     window.addEventListener("hashchange", feedExamples);
 
+    /* A play table gives the focus to the player's next card (widgets/play.py, `_focus`) and the browser scrolls it
+       into view; but the table may still grow or move while the computer's replies are drawn, leaving the card below
+       the screen (a phone, a page that goes on below the table). For a moment after the focus, until the visitor
+       scrolls, the focused control is kept in view ("nearest": its scroll margin keeps the trick above it). */
+    var keepUntil = 0;
+    document.addEventListener("focusin", function (e) {
+      keepUntil = e.target.closest && e.target.closest(".ck-play") ? Date.now() + 3000 : 0;
+    }, true);
+    ["wheel", "touchstart"].forEach(function (type) {
+      document.addEventListener(type, function (e) { if (e.isTrusted) keepUntil = 0; }, { capture: true, passive: true });
+    });
+    function keepFocusInView() {
+      if (Date.now() > keepUntil) return;
+      var el = document.activeElement;
+      if (!el || !el.closest || !el.closest(".ck-play")) return;
+      var r = el.getBoundingClientRect();
+      if (r.top < 0 || r.bottom > window.innerHeight) el.scrollIntoView({ block: "nearest" });
+    }
+
     function copy() {
       queued = false;
       feedExamples();
+      keepFocusInView();
       var tables = new Map();
       document.querySelectorAll(".ck-live").forEach(function (el) {
         var table = el.closest(".ck-play, .ck-replay, .ck-quiz") || document.body;
