@@ -204,6 +204,7 @@ a.ck-page-link,.ck-games a{color:#0d47a1}
      given the focus (after the deal) is scrolled to the middle of the screen with 160 px above it counted in
      (scroll-margin): the card lower, the trick above it in view, whichever row of the hand the card is in */
   .ck-play .ck-card.widget-button{width:40px !important;min-width:40px;height:58px !important;font-size:16px;margin:0;scroll-margin-top:160px}
+  .ck-play .ck-card.widget-button.ck-long{font-size:9px}   /* Magische 7's Spiegel, Joker, Kreuz: the label within 40 px */
   .ck-play .widget-hbox:has(>.ck-card){gap:7px;padding:8px}
   .ck-around{gap:4px}
   .ck-around .ck-seat{padding:2px 5px;margin:0;line-height:1.3;position:relative}
