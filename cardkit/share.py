@@ -263,12 +263,13 @@ def deal_from_hands(game_name: str, hands: dict, options: dict | None = None, se
 
 
 # --- a puzzle: the position as one player saw it, and the expert's choice ------------------------------------
-def puzzle_question(record: Record, step: int, playouts: int = 200, seed: int = 0):
+def puzzle_question(record: Record, step: int, playouts: int = 200, seed: int = 0, to_player: bool = True):
     """The example at `step` as a question to the player whose turn it is ("You are Berta. What do you
     play?"), marked like the Test-yourself questions (`cardkit.exercises.mark`): the scene holds only what that
     player has seen (her view: her hand, the table, the facts); the right answers are the expert's choice and
     those it finds about as good, asked from her seat only (the cards she has not seen dealt anew for every
-    playout, from `seed`); the explanation names what was played in the example."""
+    playout, from `seed`); the explanation names what was played in the example. `to_player=False`: the
+    explanation names the player instead of "you" (the Hint of an example, read by an onlooker)."""
     from .bots import ExpertBot
     from .exercises import Choice, Question, Row, Scene
     from .table import no_difference
@@ -310,8 +311,10 @@ def puzzle_question(record: Record, step: int, playouts: int = 200, seed: int = 
     rule = rule_of(state.describe(top))
     verb = "play" if any(a.card is not None for a in legal) else "choose"
     samples = est[0].samples if est else 0
-    why = (f"The expert, in your seat, would {verb} {top.label}: {state.describe(top)}"
-           + (f" It dealt the cards you had not seen anew {samples} times and played each choice out." if samples else "")
+    seat_words = "your seat" if to_player else f"{names[seat]}'s seat"
+    unseen = "the cards you had not seen" if to_player else f"the cards {names[seat]} had not seen"
+    why = (f"The expert, in {seat_words}, would {verb} {top.label}: {state.describe(top)}"
+           + (f" It dealt {unseen} anew {samples} times and played each choice out." if samples else "")
            + (f" In the example, {names[seat]} chose {played.label}." if played is not None else ""))
     return Question(game.name, "puzzle", 0, f"You are {names[seat]}. What do you {verb}?", scene, choices, right,
                     False, rule, why, f"The expert would {verb} {top.label}.", why_not=why_not, viewer=seat,

@@ -181,6 +181,9 @@ def test_play_on_from_here_takes_the_seat_to_move_at_the_step_shown():
     x = dealt("whist", {}, seed=6)
     x.moves.children[0].click()
     x.moves.children[0].click()
+    x.hint()                                  # said to an onlooker: the player by name, never "you"
+    name = x.replay.state.game.player_names()[x.replay.state.current_player]
+    assert f"The expert, in {name}&#x27;s seat, would play" in x.hint_box.value and " you " not in x.hint_box.value
     x.play_on()
     t = x.table
     assert t is not None and [a.text for a in t.state.history] == x.record.actions[:x.step()]

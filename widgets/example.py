@@ -89,7 +89,7 @@ def read_records(text: str, game: str) -> list[Record]:
             except CardkitError as e:
                 raise ShareError(f"{where}not a game record the kit can replay ({e})") from None
             records.append(record)
-    for i, record in enumerate(records):
+    for record in records:
         if record.game != game:
             title = cardkit.game_class(record.game).title if record.game in cardkit.GAMES else record.game
             raise ShareError(f"that is an example of {title}: open it on the page of {title}")
@@ -566,22 +566,19 @@ class Example(w.VBox):
             return
         assert self.record is not None
         try:
-            q = puzzle_question(self.record, self.step())
+            q = puzzle_question(self.record, self.step(), to_player=False)
         except CardkitError as e:
             self.hint_box.value = f"<div class='ck-error'>{escape(str(e))}</div>"
             return
         from cardkit.rules import link_rule_ids
         href = self.record.load_game().rulebook.href
-        name = state.game.player_names()[state.current_player]
-        why = q.why.replace("The expert, in your seat,", f"The expert, in {name}'s seat,", 1)
-        why = why.replace("the cards you had not seen", f"the cards {name} had not seen", 1)
+        why = q.why
         self.hint_box.value = f"<div class='ck-note ck-example-hint-text ck-live'>{link_rule_ids(escape(why), href)}</div>"
 
     def keep(self) -> None:
         assert self.record is not None
         self.kept.append(Record(self.record.game, dict(self.record.options), list(self.record.actions),
-                                {**self.record.meta, "start": self.step()}
-                                if self.step() <= len(self.record.actions) else dict(self.record.meta)))
+                                {**self.record.meta, "start": self.step()}))
         self._share()
 
     # a puzzle -----------------------------------------------------------------------------------------------
