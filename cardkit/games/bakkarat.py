@@ -19,6 +19,7 @@ enumeration (``punter_odds``, ``bank_odds``): fractions, never a simulation.
 from __future__ import annotations
 
 from fractions import Fraction
+from operator import mul
 
 
 from ..cards import FRENCH52, Card
@@ -982,57 +983,62 @@ def _punter_sums(c, sm, fin3, fin2=FIN2["redeal"], no_bak=True):
     n = sum(c)
     m2 = fin2[sm]
     n1 = n - 2
+    mine = [fin3[sm + x] for x in range(11)]          # my count if I draw a card of value x
+    by_count = [0] * 11                                # the unseen cards by the count they would give me
+    for cx, mx in zip(c, mine):
+        by_count[mx] += cx
+    under = [0] * 12                                   # under[v]: the unseen cards that give me less than v
+    for v in range(11):
+        under[v + 1] = under[v] + by_count[v]
+    # above[v]: more than v; at_least[v]: v or more
+    above = [n - under[v + 1] for v in range(11)]
+    at_least = [n - under[v] for v in range(11)]
+    drawn = {}                                         # the bank's two-card count r -> what its third card gives
+    k = n1 * (n1 - 1)
     ws = ls = wd = ld = pairs = 0
     for a, b in PAIRS:
         w = _ways(c, a, b)
         if w <= 0 or no_bak and RED[a + b] == 10:
             continue
         pairs += w
-        cc = _less(c, a, b)
         tb = fin2[a + b]
-        if tb > 5:                                 # the bank stands on its two cards
-            k = n1 * (n1 - 1)
+        ma, mb = mine[a], mine[b]
+        if tb > 5:                                     # the bank stands on its two cards
             if m2 > tb:
                 ws += w * k
             elif m2 < tb:
                 ls += w * k
-            for x in range(11):
-                cx = cc[x]
-                if cx:
-                    mx = fin3[sm + x]
-                    if mx > tb:
-                        wd += w * cx * (n1 - 1)
-                    elif mx < tb:
-                        ld += w * cx * (n1 - 1)
+            # I draw one of the cards left (all but a and b)
+            wd += w * (n1 - 1) * (above[tb] - (ma > tb) - (mb > tb))
+            ld += w * (n1 - 1) * (under[tb] - (ma < tb) - (mb < tb))
             continue
-        # the bank draws: its final count by its third card y
-        dist = [0] * 11                            # unseen cards by the bank's final count
-        tby = [0] * 11
-        for y in range(11):
-            t = fin3[a + b + y]
-            tby[y] = t
-            dist[t] += cc[y]
-        below = [0] * 12                           # below[m]: cards giving the bank less than m
-        for t in range(11):
-            below[t + 1] = below[t] + dist[t]
-        total = below[11]
-        # stand: my count m2 against the bank's final count
-        ws += w * (n1 - 1) * below[m2]
-        ls += w * (n1 - 1) * (total - below[m2 + 1])
-        for x in range(11):
-            cx = cc[x]
-            if not cx:
-                continue
-            mx = fin3[sm + x]
-            win = below[mx]
-            lose = total - below[mx + 1]
-            t = tby[x]                             # the bank cannot draw the card I drew
-            if t < mx:
-                win -= 1
-            elif t > mx:
-                lose -= 1
-            wd += w * cx * win
-            ld += w * cx * lose
+        r = RED[a + b]                                 # fin3[a + b + y] depends on a + b through RED alone
+        got = drawn.get(r)
+        if got is None:
+            t = [fin3[r + y] for y in range(11)]       # the bank's final count by its third card y
+            below = [0] * 12                           # below[m]: unseen cards giving the bank less than m
+            dist = [0] * 11
+            for cy, ty in zip(c, t):
+                dist[ty] += cy
+            for v in range(11):
+                below[v + 1] = below[v] + dist[v]
+            # if I draw x: the bank's cards giving it less than my count, without x itself; more than my count
+            u = [below[mx] - (tx < mx) for tx, mx in zip(t, mine)]
+            o = [below[mx + 1] + (tx > mx) for tx, mx in zip(t, mine)]
+            got = drawn[r] = (t, below, u, sum(map(mul, c, u)), o, sum(map(mul, c, o)))
+        t, below, u, uu, o, oo = got
+        ta, tbb = t[a], t[b]
+        # below over the cards left (all but a and b)
+        lo = below[m2] - (ta < m2) - (tbb < m2)
+        hi = below[m2 + 1] - (ta <= m2) - (tbb <= m2)
+        ws += w * (n1 - 1) * lo
+        ls += w * (n1 - 1) * (n1 - hi)
+        # I draw x from the cards left, the bank then draws from the rest
+        win = (uu - u[a] - u[b]) - (above[ta] - (ma > ta) - (mb > ta)) - (above[tbb] - (ma > tbb) - (mb > tbb))
+        lose = n1 * n1 - (oo - o[a] - o[b]) + (at_least[ta] - (ma >= ta) - (mb >= ta)) \
+            + (at_least[tbb] - (ma >= tbb) - (mb >= tbb))
+        wd += w * win
+        ld += w * lose
     return ws, ls, wd, ld, pairs, (n * (n - 1) // 2) * n1 * (n1 - 1)
 
 
@@ -1078,7 +1084,9 @@ def _bank_sums(c, sb, t, fin3, tie_bank, fin2=FIN2["redeal"], no_bak=True):
     denominators. `fin2`: the two-card counts (BA-1.2.1)."""
     n = sum(c)
     tb = fin2[sb]
-    n1 = n - 2
+    tie = 1 if tie_bank else 0
+    drawn = [fin3[sb + y] for y in range(11)]          # the bank's count after drawing a card of value y
+    by_tp = {}                                         # the player's count -> (the bank's result by y, summed over c)
     st = dr = pairs = 0
     for a, b in PAIRS:
         w = _ways(c, a, b)
@@ -1086,16 +1094,14 @@ def _bank_sums(c, sb, t, fin3, tie_bank, fin2=FIN2["redeal"], no_bak=True):
             continue
         pairs += w
         tp = fin2[a + b] if t is None else fin3[a + b + t]
-        st += w * (1 if tb > tp else -1 if tb < tp else (1 if tie_bank else 0))
-        cc = _less(c, a, b)
-        r = 0
-        for y in range(11):
-            cy = cc[y]
-            if cy:
-                ty = fin3[sb + y]
-                r += cy * (1 if ty > tp else -1 if ty < tp else (1 if tie_bank else 0))
-        dr += w * r
-    return st, dr, pairs, n * (n - 1) // 2, n1
+        st += w * (1 if tb > tp else -1 if tb < tp else tie)
+        got = by_tp.get(tp)
+        if got is None:
+            res = [1 if ty > tp else -1 if ty < tp else tie for ty in drawn]
+            got = by_tp[tp] = (res, sum(map(mul, c, res)))
+        res, whole = got
+        dr += w * (whole - res[a] - res[b])            # the bank draws from the cards left: all but a and b
+    return st, dr, pairs, n * (n - 1) // 2, n - 2
 
 
 def bank_odds(c: tuple, sb: int, punters: tuple, ten: str = "zero", tie_bank: bool = False,
