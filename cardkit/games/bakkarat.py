@@ -993,7 +993,7 @@ def _punter_sums(c, sm, fin3, fin2=FIN2["redeal"], no_bak=True):
     # above[v]: more than v; at_least[v]: v or more
     above = [n - under[v + 1] for v in range(11)]
     at_least = [n - under[v] for v in range(11)]
-    drawn = {}                                         # the bank's two-card count r -> what its third card gives
+    drawn: dict = {}                                   # the bank's two-card count r -> what its third card gives
     k = n1 * (n1 - 1)
     ws = ls = wd = ld = pairs = 0
     for a, b in PAIRS:
@@ -1086,7 +1086,7 @@ def _bank_sums(c, sb, t, fin3, tie_bank, fin2=FIN2["redeal"], no_bak=True):
     tb = fin2[sb]
     tie = 1 if tie_bank else 0
     drawn = [fin3[sb + y] for y in range(11)]          # the bank's count after drawing a card of value y
-    by_tp = {}                                         # the player's count -> (the bank's result by y, summed over c)
+    by_tp: dict = {}                                   # the player's count -> (the bank's result by y, summed over c)
     st = dr = pairs = 0
     for a, b in PAIRS:
         w = _ways(c, a, b)
