@@ -37,7 +37,9 @@ def _play_card(page, table):
                              + table.locator(".ck-error, .ck-note").all_inner_texts().__repr__()) from None
 
 
-def test_four_players_the_bots_tricks_and_the_announcement(chromium, site_url):
+def test_four_players_the_bots_tricks_and_the_announcement_and_the_record(chromium, site_url, tmp_path):
+    """Die Magische 7 with four players: the bots' trick since your move on the table and read out by the page's
+    live region; then the game played to its end, its review, and its record downloaded and replayed."""
     context, page = _open(chromium, site_url, "magische7.ipynb")
     table = page.locator(".ck-play").first
     table.scroll_into_view_if_needed()
@@ -68,6 +70,23 @@ def test_four_players_the_bots_tricks_and_the_announcement(chromium, site_url):
     announced = page.locator("#ck-announcer").inner_text()
     assert "takes the trick" in announced                      # the page-wide live region read it out
     assert page.locator("#ck-announcer").get_attribute("aria-live") == "polite"
+    for _ in range(80):
+        # the kernel's updates arrive widget by widget: wait for a decision, the end of a round, or the game's end
+        page.wait_for_function("""(t) => t.querySelector('a.ck-download') ||
+            t.querySelector('button.ck-next:not(:disabled)') || t.querySelector('button.ck-action:not(:disabled)') ||
+            t.querySelector('button.ck-card.ck-playable:not(:disabled)')""",
+                               arg=table.element_handle(), timeout=40000)
+        if table.locator("a.ck-download").count():
+            break
+        if table.locator("button.ck-next").count() or table.locator("button.ck-action").count():
+            html = table_log(table)
+            (table.locator("button.ck-next").first if table.locator("button.ck-next").count()
+             else table.locator("button.ck-action").first).click()
+            wait_log_changed(page, table, html)
+            continue
+        _play_card(page, table)
+    assert table.locator(".ck-review table").count() == 1
+    download_record(page, table, tmp_path, "magische7")
     assert page.errors == [] and page.external == []
     _close(context)
 
@@ -90,22 +109,6 @@ def test_new_game_asks_first_and_keep_playing_keeps_the_game(chromium, site_url)
     assert page.errors == []
     _close(context)
 
-
-def test_the_record_of_a_finished_game_downloads_and_replays(chromium, site_url, tmp_path):
-    context, page = _open(chromium, site_url, "magische7.ipynb")
-    table = page.locator(".ck-play").first
-    table.scroll_into_view_if_needed()
-    for _ in range(40):
-        # the kernel's updates arrive widget by widget: wait for a card to play, or for the game's end
-        page.wait_for_function("""(t) => t.querySelector('a.ck-download') ||
-            t.querySelector('button.ck-card.ck-playable:not(:disabled)')""",
-                               arg=table.element_handle(), timeout=40000)
-        if table.locator("a.ck-download").count():
-            break
-        _play_card(page, table)
-    assert table.locator(".ck-review table").count() == 1
-    download_record(page, table, tmp_path, "magische7")
-    _close(context)
 
 
 def _phone_checks(page, name: str) -> None:
@@ -343,12 +346,30 @@ _IN_VIEW_JS = """(t) => {
             height: innerHeight, card_is_a_card: card.matches('button.ck-card') && t.contains(card)}; }"""
 
 
+def _faros_piles_lie_left_and_right_of_the_pack(page, table) -> None:
+    """Faro's piles left and right of the pack, in a row, at 1280 and at 390 px; the page is left at 390 px."""
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 844})
+        page.wait_for_timeout(300)
+        boxes = page.evaluate("""(t) => ['left', 'middle', 'right'].map(p => {
+            const b = t.querySelector('.ck-place-' + p).getBoundingClientRect(); return [b.left, b.right, b.top]; })""",
+                              table.element_handle())
+        (l, m, r) = boxes
+        assert l[1] <= m[0] + 1 and m[1] <= r[0] + 1, (width, boxes)       # left, the pack, right: in a row
+        assert abs(l[2] - m[2]) < 2 and abs(m[2] - r[2]) < 2
+        names = table.locator(".ck-placed .ck-pile-name").all_inner_texts()
+        assert names == ["Left pile", "Pack", "Right pile"]
+
+
 @pytest.mark.parametrize("game,odds", [("whist", False), ("sieben", False), ("faro", True)])
 def test_a_phone_keeps_the_hand_and_the_trick_in_play_on_one_screen(chromium, site_url, game, odds):
     """At 390 × 844, after each move the page shows the card the player may play next (the focus) and the
-    trick in play (Faro: the piles of the turn) together, with the Odds open too."""
+    trick in play (Faro: the piles of the turn) together, with the Odds open too. (Faro: first, its piles lie left
+    and right of the pack at a desktop's width and at the phone's.)"""
     context, page = _open(chromium, site_url, f"{game}.ipynb", width=390, height=844)
     table = page.locator(".ck-play").first
+    if game == "faro":
+        _faros_piles_lie_left_and_right_of_the_pack(page, table)
     if odds:
         table.locator("button", has_text="Odds").click()
         table.locator(".ck-odds").wait_for(timeout=40000)
@@ -383,23 +404,6 @@ def test_a_phone_keeps_the_hand_and_the_trick_in_play_on_one_screen(chromium, si
         checked += 1
     assert checked
     assert page.errors == []
-    _close(context)
-
-
-def test_faros_piles_lie_left_and_right_of_the_pack(chromium, site_url):
-    context, page = _open(chromium, site_url, "faro.ipynb")
-    table = page.locator(".ck-play").first
-    for width in (1280, 390):
-        page.set_viewport_size({"width": width, "height": 900})
-        page.wait_for_timeout(300)
-        boxes = page.evaluate("""(t) => ['left', 'middle', 'right'].map(p => {
-            const b = t.querySelector('.ck-place-' + p).getBoundingClientRect(); return [b.left, b.right, b.top]; })""",
-                              table.element_handle())
-        (l, m, r) = boxes
-        assert l[1] <= m[0] + 1 and m[1] <= r[0] + 1, (width, boxes)       # left, the pack, right: in a row
-        assert abs(l[2] - m[2]) < 2 and abs(m[2] - r[2]) < 2
-        names = table.locator(".ck-placed .ck-pile-name").all_inner_texts()
-        assert names == ["Left pile", "Pack", "Right pile"]
     _close(context)
 
 
