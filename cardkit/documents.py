@@ -7,6 +7,7 @@ page ``sources.ipynb`` shows them, and ``:target`` CSS highlights the passage a 
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import html
 import os
@@ -103,8 +104,10 @@ def cite_href(citation, page: str = SOURCES_PAGE) -> str:
     return f"{page}#{anchor}"
 
 
-def _find(text: str, original: str) -> tuple[int, int] | None:
-    """(start, end) in `text` of `original`, matched up to whitespace."""
+@functools.lru_cache(maxsize=16)
+def _flat(text: str) -> tuple[str, tuple[int, ...]]:
+    """`text` with each run of whitespace as one space (none at the start), and where each of its characters
+    stands in `text`: made once per source text, not once per passage looked for."""
     starts, chars = [], []
     prev_space = True
     for i, ch in enumerate(text):
@@ -117,11 +120,17 @@ def _find(text: str, original: str) -> tuple[int, int] | None:
             starts.append(i)
             chars.append(ch)
             prev_space = False
-    flat = "".join(chars)
-    k = flat.find(_norm(original))
+    return "".join(chars), tuple(starts)
+
+
+def _find(text: str, original: str) -> tuple[int, int] | None:
+    """(start, end) in `text` of `original`, matched up to whitespace."""
+    flat, starts = _flat(text)
+    want = _norm(original)
+    k = flat.find(want)
     if k < 0:
         return None
-    end = starts[k + len(_norm(original)) - 1] + 1
+    end = starts[k + len(want) - 1] + 1
     return starts[k], end
 
 
