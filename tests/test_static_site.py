@@ -373,16 +373,16 @@ def _from_snapshot(page) -> bool:
     return page.workers[0].evaluate("() => self.ckFromSnapshot === true")
 
 
-def _alive_and_linked(page, static_url, static_site_dir, name):
+def _alive_and_linked(page, static_url, static_site_dir, name, prefix=""):
     """What every page must do once Python is ready: every widget live (no still picture left waiting), no error
     on the page or from Python, nothing fetched from elsewhere, and every link leading to a file of the site and
-    to an anchor that is there."""
+    to an anchor that is there. `prefix`: the folder of a larger site the site is published in ("/rules/cards")."""
     _ready(page)
     page.wait_for_function("() => !document.querySelector('.ck-static.ck-waiting')", timeout=30000)
     assert page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']").count() == 0
     assert page.locator(".ck-error").count() == 0, page.locator(".ck-error").all_inner_texts()
     assert (page.errors, page.failed, page.external) == ([], [], [])
-    _python_started_once(page)
+    _python_started_once(page, prefix)
     # every link of the live page, widgets' links included: a file of the site, and its #anchor on that page
     links = page.evaluate("() => [...document.querySelectorAll('a[href]')].map(a => a.getAttribute('href'))")
     ids_here = set(page.evaluate("() => [...document.querySelectorAll('[id]')].map(e => e.id)"))
@@ -391,7 +391,7 @@ def _alive_and_linked(page, static_url, static_site_dir, name):
         if href.startswith(("http://", "https://", "mailto:", "data:")):
             continue
         url = urlsplit(urljoin(f"{static_url}/{name}.html", href))
-        target = url.path.lstrip("/") or "index.html"
+        target = url.path.removeprefix(prefix).lstrip("/") or "index.html"
         # a browser looks for the fragment as written, then percent-decoded (the HTML standard)
         fragments = {url.fragment, unquote(url.fragment)}
         if not (static_site_dir / target).is_file():
@@ -415,7 +415,7 @@ def _alive_and_linked(page, static_url, static_site_dir, name):
 # costs about 11 s of CPU, the most expensive step of the whole suite.
 CHECKED_WHERE_PLAYED = {"sieben": "the switches", "index": "the rule finder", "vingt_et_un": "the odds",
                         "magische7": "a whole game", "ecarte": "two people at one screen", "whist": "a phone",
-                        "faro": "a shared example"}
+                        "faro": "a shared example", "vierundzwanzig": "under a sub path"}
 
 
 def _opens_a_shared_example(page, game):
@@ -456,9 +456,10 @@ def test_a_phone_reads_the_page_at_once_and_nothing_is_wider_than_the_screen(chr
 
 def test_the_site_works_under_a_sub_path(chromium, static_site_dir, tmp_path):
     """Published as a folder of a larger site (GitHub Pages: https://user.github.io/repository/): every
-    address is relative, so the pages, Python and the links between pages work there as at the root. This host
-    also sends the compressed snapshot as gzip-encoded (some do, for files ending in .gz): the browser hands the
-    page the file unpacked, and the page restores Python from it all the same."""
+    address is relative, so a page, its Python and every link of the live page work there as at the root (24's
+    page: with the checks every page gets, and a link to an example followed). This host also sends the
+    compressed snapshot as gzip-encoded (some do, for files ending in .gz): the browser hands the page the file
+    unpacked, and the page restores Python from it all the same."""
     host = tmp_path / "host"
     (host / "rules").mkdir(parents=True)
     (host / "rules" / "cards").symlink_to(static_site_dir, target_is_directory=True)
@@ -466,14 +467,11 @@ def test_the_site_works_under_a_sub_path(chromium, static_site_dir, tmp_path):
     encoded = ("**/pyodide-memory.gz", lambda route: route.fulfill(status=200, body=unpacked,
                                                                    content_type="application/octet-stream"))
     with serving_static(host) as base:
-        page = _open(chromium, f"{base}/rules/cards/index.html", routes=[encoded])
-        _ready(page)
-        page.requested.clear()
-        page.locator("ul.ck-games a", has_text="Sieben").first.click()
-        page.wait_for_url(f"{base}/rules/cards/sieben.html")
-        _ready(page)
-        assert page.locator("section#S7-1").is_visible()
-        _python_started_once(page, "/rules/cards")
+        page = _open(chromium, f"{base}/rules/cards/vierundzwanzig.html", routes=[encoded])
+        assert page.locator("#ck-page").is_visible()                 # the page, before Python is ready
+        _alive_and_linked(page, f"{base}/rules/cards", static_site_dir, "vierundzwanzig", prefix="/rules/cards")
+        assert page.locator("a[href='index.html']").count() > 0      # the way back to the front page, relative
+        _opens_a_shared_example(page, "vierundzwanzig")
         assert (page.errors, page.failed, page.external) == ([], [], [])
         page.context_.close()
 
