@@ -708,7 +708,9 @@ def test_installed_as_an_app_the_whole_site_is_saved_and_a_page_never_opened_pla
     from a phone's home screen or a desktop's menu; that media query is what the page reads as "installed"
     (CDP's Emulation.setEmulatedMedia does not emulate display-mode in Chromium 156's headless mode: it still
     matches `browser`). Without a click, the whole site is saved (every file of the build's list, at its
-    revision); then, with the server gone, a page never opened loads and plays. About 20 s of wall."""
+    revision); then, with the server gone, a page never opened is opened by a link to a reader's example on it
+    (issue 37: the friend opens it offline from the installed site): the example shows at its step as the kit's
+    Replay narrates it, and the page's table plays. About 20 s of wall."""
     from cardkit.site import CHROMIUM, CHROMIUM_ARGS
     manifest = _sw_manifest(static_site_dir)
     with serving_static(static_site_dir) as base:
@@ -732,9 +734,11 @@ def test_installed_as_an_app_the_whole_site_is_saved_and_a_page_never_opened_pla
     try:
         with pytest.raises(OSError):                                              # the server is gone
             __import__("urllib.request").request.urlopen(start, timeout=3)
-        page.goto(f"{base}/sieben.html")                                          # never opened
+        fragment, line = shared_example("sieben")
+        page.goto(f"{base}/sieben.html#{fragment}")                               # never opened, by a link
         assert page.evaluate("() => matchMedia('(display-mode: standalone)').matches")
         _ready(page)
+        wait_example_shows(page, line)                                            # the friend's example, offline
         page.locator(".ck-play-start").first.click()
         page.wait_for_selector(".ck-play button.ck-card.ck-playable:not(:disabled)", timeout=60000)
         table = page.locator(".ck-play").first
