@@ -2,7 +2,9 @@
 browser cannot make the kernel run code. One server and one browser serve every test here."""
 from __future__ import annotations
 
+import html
 import http.client
+import json
 import shutil
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
@@ -312,7 +314,7 @@ def test_game_page_plays_a_card_by_clicking(browser, base_url, game):
 # --- messages from a visitor's script: no traceback reaches the browser ----------------------------
 # Lists the kernel's widget models (comm_info_request, then request_state on each), sends a wrong-typed
 # value for every synced trait of every model, one at a time, and a click to every button model (plus
-# `extra`, a list of [comm_id-or-model-name, data] messages sent first), then waits until the kernel
+# `extra`, a list of [comm_id-or-model-name-or-.class, data] messages sent first), then waits until the kernel
 # has handled them all (a kernel_info_request on the same socket is answered after them). Returns every
 # message the kernel sent on that websocket while it did, as text.
 _FORGE_OVER_WEBSOCKET = """async ([kernelId, extra]) => {
@@ -359,10 +361,12 @@ _FORGE_OVER_WEBSOCKET = """async ([kernelId, extra]) => {
                           (m) => m.msg_type === "status" && m.content.execution_state === "idle");
     if (got.length) states[id] = got[0].content.data.state;
   }
-  const byName = (name) => Object.keys(states).filter((id) => states[id]._model_name === name);
+  const byName = (name) => Object.keys(states).filter((id) => states[id]._model_name === name
+    || (name.startsWith(".") && (states[id]._dom_classes || []).includes(name.slice(1))));
   for (const [target, data] of extra) {
     for (const id of (target in states ? [target] : byName(target))) send("comm_msg", {comm_id: id, data});
   }
+  const classes = [...new Set(Object.values(states).flatMap((s) => s._dom_classes || []))];
   const wrong = (v) => typeof v === "string" ? 12345 : typeof v === "number" ? "not a number"
     : typeof v === "boolean" ? "yes" : Array.isArray(v) ? 7 : v === null ? [1] : "x";
   let forged = 0;
@@ -381,7 +385,7 @@ _FORGE_OVER_WEBSOCKET = """async ([kernelId, extra]) => {
   });
   await new Promise((resolve) => setTimeout(resolve, 500));   // the last iopub messages
   ws.close();
-  return {models: Object.keys(states).length, forged, buttons: buttons.length, seen};
+  return {models: Object.keys(states).length, forged, buttons: buttons.length, seen, classes};
 }"""
 
 
@@ -401,16 +405,37 @@ def _leaks(messages: list[str]) -> list[str]:
 def test_forged_widget_messages_show_no_traceback(browser, base_url, name):
     """A script on the page sends a wrong-typed value for every synced trait of every widget and a
     click to every button: the kernel answers none of it with a traceback, a file name or a server
-    path; the failures are in the server's log; and the game pages still play."""
-    context, page, external, errors = _open(browser, base_url, name)
+    path; the failures are in the server's log; and the game pages still play. A game page is opened by
+    a link to a reader's example (issue 37), so the example's view and its editor (folded away once dealt,
+    its widgets still there) are forged too; and its hidden box for the page's address gets hostile
+    addresses first (not JSON, JSON of the wrong shape, a huge one, another game's example), each
+    answered with one plain line."""
+    game = name.removesuffix(".ipynb")
+    fragment, line = shared_example(game) if game in cardkit.GAMES else ("", "")
+    context, page, external, errors = _open(browser, base_url, f"{name}#{fragment}" if fragment else name)
     extra = []
     if name == "index.ipynb":   # the visitor's find: no game chosen, then an empty rule box
         extra = [["DropdownModel", {"method": "update", "state": {"index": None}, "buffer_paths": []}],
                  ["TextModel", {"method": "update", "state": {"value": ""}, "buffer_paths": []}]]
+    unread, other = "The page's address could not be read, so nothing changed.", \
+        "That is an example of Faro: open it on the page of Faro."
+    another = json.dumps({"page": base_url, "fragment": shared_example("faro")[0]})
+    hostile = [("not JSON {", unread), (another, other), ("[1, 2]", unread), (another + " ", other),
+               ('{"page": 7, "fragment": ["example=v1"]}', unread), (another + "  ", other),
+               (json.dumps({"page": base_url, "fragment": "example=v1~" + "A" * 100_000}), unread)]
+    if fragment:
+        wait_example_shows(page, line)
+        extra = [[".ck-example-inbox", {"method": "update", "state": {"value": v}, "buffer_paths": []}]
+                 for v, _ in hostile]   # (another game's example between: each line differs from the last)
     result = page.evaluate(_FORGE_OVER_WEBSOCKET, [page.evaluate(_KERNEL_ID), extra])
     assert result["models"] > 0 and result["forged"] >= result["models"]
     assert result["buttons"] > 0 or name == "index.ipynb"   # the landing page has no button
     assert _leaks(result["seen"]) == []
+    if fragment:   # the example, its view and its editor's widgets were among those forged
+        assert {"ck-example-inbox", "ck-example-view", "ck-example-editor", "ck-example-picker",
+                "ck-example-deal"} <= set(result["classes"])
+        said = _example_lines(result["seen"])
+        assert [s for s in said if s in (unread, other)] == [expected for _, expected in hostile], said
     assert "from the browser failed" in base_url.log()   # logged on the server instead
     if name != "baseline.ipynb":   # the kit's widgets show one short line instead
         assert page.locator(".ck-notice").count() > 0
@@ -430,6 +455,22 @@ def test_forged_widget_messages_show_no_traceback(browser, base_url, name):
     assert page.evaluate("window.__csp") == []
     assert "Traceback" not in page.inner_text("body")
     _close(context)
+
+
+def _example_lines(messages: list[str]) -> list[str]:
+    """The plain lines the kernel set in an example's message box (`.ck-alert`), in order, from the messages
+    the forging script saw; each must be one line of text."""
+    import re
+    lines = []
+    for m in messages:
+        if '"comm_msg"' not in m or "ck-alert" not in m:
+            continue
+        value = json.loads(m)["content"]["data"].get("state", {}).get("value", "")
+        if "ck-alert" in value:
+            text = html.unescape(re.sub(r"<[^>]*>", "", value)).strip()
+            assert text and "\n" not in text and "Traceback" not in text, text
+            lines.append(text)
+    return lines
 
 
 # --- kernels as a resource; headers every response carries ----------------------------------------
