@@ -442,16 +442,55 @@ def test_the_pages_checked_where_they_are_played_are_pages_of_the_site():
 
 
 def test_a_phone_reads_the_page_at_once_and_nothing_is_wider_than_the_screen(chromium, static_url, static_site_dir):
-    page = _open(chromium, f"{static_url}/whist.html", width=390, height=844)
+    """Whist on a phone (390 px, touch): the page, its table and a shared example no wider than the screen; then
+    a hand laid out by tapping cards in the example's editor (issue 37) is dealt as tapped."""
+    page = _open(chromium, f"{static_url}/whist.html", width=390, height=844, has_touch=True, is_mobile=True)
     assert page.locator("#ck-python").is_visible() and page.locator("#ck-page").is_visible()
     _alive_and_linked(page, static_url, static_site_dir, "whist")
-    page.locator(".ck-play-start").first.click()
+    page.locator(".ck-play-start").first.tap()
     page.wait_for_selector(".ck-play .ck-card", timeout=60000)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     _opens_a_shared_example(page, "whist")                       # a shared example on a phone: no wider either
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    _taps_a_hand_into_the_example(page)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert (page.errors, page.failed, page.external) == ([], [], [])
     page.context_.close()
+
+
+def _taps_a_hand_into_the_example(page):
+    """The example's editor on a touch screen: a seat chosen, three cards tapped into its box (each shows there),
+    the last taken back, the hand dealt: the example's replay, where the deal is complete, has those cards in that
+    hand."""
+    ex = page.locator(".ck-example")
+    ex.locator(".ck-example-edit").tap()                            # "Change the hand ▸": the editor again
+    seat = ex.locator(".ck-example-target button").nth(1)
+    seat.tap()
+    name = seat.inner_text().strip()
+    page.wait_for_function("(b) => b.classList.contains('mod-active')", arg=seat.element_handle(), timeout=10000)
+    box = ex.locator(".ck-example-hand input").nth(1)
+    tapped = []
+    for i in (0, 5, 9):
+        card = ex.locator(".ck-example-picker button").nth(i)
+        tapped.append(card.inner_text().strip())
+        card.tap()
+        page.wait_for_function("([b, n]) => b.value.split(/\\s+/).filter(Boolean).length === n",
+                               arg=[box.element_handle(), len(tapped)], timeout=10000)
+    typed = box.input_value().split()
+    ex.get_by_role("button", name="Take back the last card").tap()
+    page.wait_for_function("(b) => b.value.split(/\\s+/).filter(Boolean).length === 2", arg=box.element_handle(),
+                           timeout=10000)
+    assert box.input_value().split() == typed[:2]
+    ex.locator(".ck-example-deal").tap()
+    # the dealt example opens where the deal is complete (Whist: the deal and the turned trump, step 2 of 2)
+    page.wait_for_function("() => document.querySelector('.ck-example .ck-alert') || [...document.querySelectorAll("
+                           "'.ck-example .ck-narration')].some((x) => /^Step (\\d+)\\/\\1:/.test(x.innerText.trim()))",
+                           timeout=60000)
+    assert ex.locator(".ck-alert").count() == 0, ex.locator(".ck-alert").all_inner_texts()
+    hands = page.evaluate("""(name) => [...document.querySelectorAll('.ck-example-view .ck-seat')]
+        .filter((s) => (s.querySelector('.ck-seat-name') || {innerText: ''}).innerText.includes(name))
+        .map((s) => s.innerText)""", name)
+    assert len(hands) == 1 and all(card in hands[0] for card in tapped[:2]), hands
 
 
 def test_the_site_works_under_a_sub_path(chromium, static_site_dir, tmp_path):
