@@ -215,6 +215,40 @@ def test_a_puzzle_shows_only_what_its_player_has_seen_until_the_answer(game):
     assert y.replay is not None and y.step() == x.step()
 
 
+def _puzzle_words(game: str, fragment: str) -> str:
+    """Every word a puzzle opened from `fragment` sends to the page before it is answered (the address box, which
+    holds the link the reader opened, left out)."""
+    y = Example(game)
+    page_says(y, fragment)
+    y.inbox.value = ""
+    return html_of(y)
+
+
+@pytest.mark.parametrize("game", list(cardkit.GAMES))
+def test_a_puzzle_says_the_same_whatever_the_cards_its_player_has_not_seen(game):
+    """The hidden-information check of every game, made for the puzzle (issue 37): the same question asked from
+    another deal that agrees with everything its player has seen (`State.resample`) sends the page the same words,
+    word for word, until it is answered: nothing in it depends on a card the player has not seen."""
+    from cardkit.rng import Rng
+    x = dealt(game, {}, seed=7)
+    for _ in range(3):
+        x.moves.children[0].click()
+    state = x.replay.state
+    seat, step = state.current_player, x.step()
+    assert seat >= 0
+    words = _puzzle_words(game, to_link(state.to_record(), step, puzzle=True))
+    assert f"You are {state.game.player_names()[seat]}." in words
+    others = 0
+    for seed in (1, 2, 3):
+        other = state.resample(seat, Rng(seed))
+        if [a.text for a in other.history] == [a.text for a in state.history]:
+            continue                                     # the same deal again: nothing to compare
+        others += 1
+        assert _puzzle_words(game, to_link(other.to_record(), step, puzzle=True)) == words, seed
+        break
+    assert others
+
+
 def test_a_reviewed_moment_opens_as_an_example_and_as_a_puzzle():
     from widgets.play import PlayTable
     t = PlayTable("sieben", seed=3, keep=False)
