@@ -85,7 +85,6 @@
     var keepUntil = 0;
     document.addEventListener("focusin", function (e) {
       keepUntil = e.target.closest && e.target.closest(".ck-play") ? Date.now() + 3000 : 0;
-      if (keepUntil) setTimeout(keepFocusInView, 0);
     }, true);
     ["wheel", "touchstart"].forEach(function (type) {
       document.addEventListener(type, function (e) { if (e.isTrusted) keepUntil = 0; }, { capture: true, passive: true });
@@ -95,16 +94,7 @@
       var el = document.activeElement;
       if (!el || !el.closest || !el.closest(".ck-play")) return;
       var r = el.getBoundingClientRect();
-      if (r.top < 0 || r.bottom > window.innerHeight) {
-        el.scrollIntoView({ block: "nearest" });
-        r = el.getBoundingClientRect();
-      }
-      // and the trick in play above it, where the screen holds both: a card already in view is not scrolled by its
-      // focus, so a trick left just above the screen by an earlier scroll would stay there
-      var now = el.closest(".ck-play").querySelector(".ck-table .ck-now");
-      if (!now) return;
-      var a = now.getBoundingClientRect();
-      if (a.top < 0 && r.bottom - a.top + 8 <= window.innerHeight) window.scrollBy(0, a.top - 4);
+      if (r.top < 0 || r.bottom > window.innerHeight) el.scrollIntoView({ block: "nearest" });
     }
 
     function copy() {
