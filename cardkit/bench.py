@@ -24,6 +24,7 @@ TARGET_STATIC_CLICK_S = 0.100
 TARGET_STATIC_FIRST_MB = 15
 TARGET_STATIC_SITE_MB = 35
 TARGET_STATIC_EXPERT_S = 1.5
+TARGET_HINT_S = 1.0                 # the Hint, in the browser (issue "Fast": no Hint keeps a visitor waiting a second)
 LOAD_VISITORS = 10
 ENGINE_CASES = [("magische7", {"players": 2}), ("magische7", {"players": 4}),
                 ("sieben", {"players": 2}), ("sieben", {"players": 3}), ("sieben", {"players": 4}),

@@ -263,14 +263,15 @@ def deal_from_hands(game_name: str, hands: dict, options: dict | None = None, se
 
 
 # --- a puzzle: the position as one player saw it, and the expert's choice ------------------------------------
-def puzzle_question(record: Record, step: int, playouts: int = 200, seed: int = 0, to_player: bool = True):
+def puzzle_question(record: Record, step: int, playouts: int | None = None, seed: int = 0, to_player: bool = True):
     """The example at `step` as a question to the player whose turn it is ("You are Berta. What do you
     play?"), marked like the Test-yourself questions (`cardkit.exercises.mark`): the scene holds only what that
     player has seen (her view: her hand, the table, the facts); the right answers are the expert's choice and
     those it finds about as good, asked from her seat only (the cards she has not seen dealt anew for every
-    playout, from `seed`); the explanation names what was played in the example. `to_player=False`: the
+    playout, from `seed`), at `playouts` (default: the game's `fixed_playouts`, a count, so the same question
+    on every machine, within a second in the browser); the explanation names what was played in the example. `to_player=False`: the
     explanation names the player instead of "you" (the Hint of an example, read by an onlooker)."""
-    from .bots import ExpertBot
+    from .bots import ExpertBot, fixed_playouts
     from .exercises import Choice, Question, Row, Scene
     from .table import no_difference
     game = record.load_game()
@@ -290,7 +291,7 @@ def puzzle_question(record: Record, step: int, playouts: int = 200, seed: int = 
     choices = [Choice(f"a{i}", a.label, a.card) for i, a in enumerate(legal)]
     if len(legal) > 1:
         sample = state.resample(seat, Rng(seed))
-        est = ExpertBot(seed=seed, playouts=playouts).analyse(sample)
+        est = ExpertBot(seed=seed, playouts=playouts or fixed_playouts(game.name)).analyse(sample)
     else:
         est = []
     index = {a.text: i for i, a in enumerate(legal)}

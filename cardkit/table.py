@@ -40,6 +40,11 @@ NO_DIFFERENCE_WIN = 0.005       # ... or in the chance of winning, where the exp
 # behind the evidence in docs/bots.md (`evidence_playouts`); in the static site Python runs in the visitor's browser,
 # 2-3 times slower, and has longer (`cardkit.bots.THINK_MS_BROWSER`; `cardkit bench` measures both)
 THINK_MS = THINK_MS_BROWSER if STATIC_SITE else THINK_MS_SERVER
+# the Hint answers within about this long from the click, by the clock: the exact odds first, then the expert in the
+# time left, never with fewer playouts than the evidence; so no Hint keeps a visitor waiting a second, on `cardkit
+# serve` or in the browser, where the odds and the evidence's playouts fit within it (`cardkit bench` measures the
+# Hint in Pyodide: `bench.hint_times`)
+HINT_MS = 700
 REVIEW_SECONDS = 20             # "Review my game": about this long in all (the expert's time shared out)
 REVIEW_MIN_MS, REVIEW_MAX_MS = 40, 300   # ... but no less and no more than this per decision
 TAKE_BACK_PROBES = 6            # with several people: worlds dealt anew that must agree before a take-back
@@ -509,18 +514,33 @@ class Table:
 
     # the expert: Hint and review ------------------------------------------------------------------------------
     def expert_estimates(self, state, playouts: int | None = None, ms: float | None = None,
-                         seat: int | None = None, explain: bool = False) -> list:
+                         seat: int | None = None, explain: bool = False, min_playouts: int | None = None) -> list:
         """The expert's estimates for the decision in `state` of the human (or `seat`), asked from that seat
         only: from a state resampled for it (never the state itself, which holds the real hidden cards),
         seeded by the table and the position. Best first, as `ExpertBot.analyse` gives them; with `explain`,
-        each with what its playouts did (`Estimate.facts`: the Hint's "why")."""
+        each with what its playouts did (`Estimate.facts`: the Hint's "why"). The budget as `ExpertBot` takes
+        it; none: the table's own (THINK_MS, never fewer playouts than the evidence)."""
         seed = (self.expert_seed * 1_000_003 + len(state.history)) & 0xFFFFFFFFFFFF
         sample = state.resample(self.human if seat is None else seat, Rng(seed))
-        floor = None
         if playouts is None and ms is None:
-            playouts, ms, floor = default_playouts(state.game.name), THINK_MS, evidence_playouts(state.game)
-        expert = ExpertBot(seed=seed, playouts=playouts, ms=ms, min_playouts=floor, explain=explain)
+            playouts, ms, min_playouts = default_playouts(state.game.name), THINK_MS, evidence_playouts(state.game)
+        expert = ExpertBot(seed=seed, playouts=playouts, ms=ms, min_playouts=min_playouts, explain=explain)
         return expert.analyse(sample)
+
+    def hint(self, state, playouts: int | None = None) -> tuple[list, list]:
+        """What the Hint shows for the human's decision in `state`: the expert's estimates, best first, each with
+        what its playouts did (the "why"; none where there is one choice only), and the game's exact odds for
+        the human (`State.advice`). Within HINT_MS from the call: the odds first, then the expert in the time
+        left, never fewer playouts than the evidence; `playouts`: that many instead (the same on every machine)."""
+        start = time.monotonic()
+        odds = state.advice(self.human)
+        if len(state.legal_actions()) < 2:
+            return [], odds
+        if playouts is not None:
+            return self.expert_estimates(state, playouts, explain=True), odds
+        left = max(1.0, HINT_MS - (time.monotonic() - start) * 1000)
+        return self.expert_estimates(state, default_playouts(state.game.name), left, explain=True,
+                                     min_playouts=evidence_playouts(state.game)), odds
 
     def decisions(self, state) -> list[int]:
         """The history indices where the human had a choice (more than one legal action)."""

@@ -421,6 +421,51 @@ def expert_move_times(game_name: str, options: dict | None = None, positions: in
             "playouts_per_s": sum(done) / sum(cpu) if sum(cpu) else 0.0, "at_cap": at_cap, "fewest": min(done)}
 
 
+def hint_times(game_name: str, options: dict | None = None, positions: int = 10, seed: int = 11) -> dict:
+    """What a visitor waits for after "Hint", on `positions` decisions met in seeded games between rule-based bots
+    (every third decision with a choice), asked from the seat to play: the play table's Hint (`Table.hint`: the
+    exact odds, then the expert in the time left of `table.HINT_MS`, never fewer playouts than the evidence) and
+    an example's Hint (`share.puzzle_question`: the game's fixed playouts). Per kind (``table``, ``example``)
+    the median and the slowest by the clock, the slowest by CPU, and ``fewest``: the fewest playouts of the
+    table's Hint."""
+    from .share import puzzle_question
+    from .table import Table
+    game = cardkit.load_game(game_name, **(options or {}))
+    rule = game_bots(game)["rule-based"]
+    table = Table(game_name, people=(next(iter(game.deciders())),), seed=seed, deal=False, **(options or {}))
+    times: dict = {"table": ([], []), "example": ([], [])}
+    fewest = None
+    g = 0
+    while len(times["table"][0]) < positions and g < 200:
+        state = game.new_state(seed=seed + g)
+        bots = {p: rule(seed=g * 16 + p) for p in range(game.num_players)}
+        step = 0
+        while not state.is_terminal() and len(times["table"][0]) < positions:
+            p = state.current_player
+            if len(state.legal_actions()) > 1:
+                if step % 3 == 0:
+                    table.human = p
+                    t, c = time.perf_counter(), time.process_time()
+                    est, _ = table.hint(state)
+                    times["table"][0].append(time.perf_counter() - t)
+                    times["table"][1].append(time.process_time() - c)
+                    n = sum(e.samples for e in est)
+                    fewest = n if fewest is None else min(fewest, n)
+                    record = state.to_record()
+                    t, c = time.perf_counter(), time.process_time()
+                    puzzle_question(record, len(record.actions), to_player=False)
+                    times["example"][0].append(time.perf_counter() - t)
+                    times["example"][1].append(time.process_time() - c)
+                step += 1
+            state.apply(bots[p].choose(state))
+        g += 1
+    out: dict = {"positions": len(times["table"][0]), "fewest": fewest}
+    for kind, (wall, cpu) in times.items():
+        ws = sorted(wall)
+        out[kind] = {"median_s": ws[len(ws) // 2], "slowest_s": ws[-1], "slowest_cpu_s": max(cpu)}
+    return out
+
+
 def _pm(m: float, lo: float, hi: float, pct: bool = False) -> str:
     f = (lambda x: f"{100 * x:+.1f}") if pct else (lambda x: f"{x:+.2f}")
     return f"{f(m)} ({f(lo)} … {f(hi)})"

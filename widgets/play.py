@@ -672,14 +672,14 @@ class PlayTable(w.VBox):
 
         The expert is asked from the human's seat only: it gets a state resampled for the human (the
         cards the human has not seen dealt anew), and deals them anew itself for every sample, so what it
-        says depends only on what the human has seen. `playouts`: its budget (default: its own)."""
+        says depends only on what the human has seen. `playouts`: its budget (default: the Hint's time, `Table.hint`)."""
         s = self.state
         if self.covered or s.current_player != self.human:
             self._note("The game is over." if s.is_terminal() else "The cards are hidden." if self.covered
                        else "Wait for your turn.")
             return
         legal = s.legal_actions()
-        estimates = self.expert_estimates(s, playouts, explain=True) if len(legal) > 1 else []
+        estimates, advice = self.session.hint(s, playouts)
         cards_played = any(a.card is not None for a in legal)
         worse = {}
         if estimates:
@@ -717,7 +717,7 @@ class PlayTable(w.VBox):
             names = ", ".join(f"<b>{escape(c.label)}</b>" for c, _ in cards)
             items.append(f"<li>{names} may not be played now: {escape(why)} (rule {escape(rule)})</li>")
         head = self._expert_says(s, legal, estimates)
-        odds = "".join(f"<li>{escape(o.label)}: {odds_figure(o)}</li>" for o in s.advice(self.human))
+        odds = "".join(f"<li>{escape(o.label)}: {odds_figure(o)}</li>" for o in advice)
         odds = (f"<div><b>The odds</b> (exact, counted over the cards you have not seen):<ul>{odds}</ul></div>"
                 if odds else "")
         self._msg.value = self._links(f"<div class='ck-hint ck-live'><b>Hint</b>{head}<div>What each "

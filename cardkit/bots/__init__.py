@@ -9,8 +9,9 @@
 A game module knows nothing of its bots; these modules read the game through its state and rules' helpers.
 """
 from .base import Bot, RandomBot, game_bots, play_out
-from .expert import (EVIDENCE_PLAYOUTS, GAME_PLAYOUTS, OBJECTIVE, ROLLOUTS, THINK_MS_BROWSER, THINK_MS_SERVER,
-                     Estimate, ExpertBot, bots_for, default_playouts, evidence_playouts, game_facts)
+from .expert import (EVIDENCE_PLAYOUTS, FIXED_PLAYOUTS, GAME_PLAYOUTS, OBJECTIVE, ROLLOUTS, THINK_MS_BROWSER,
+                     THINK_MS_SERVER, Estimate, ExpertBot, bots_for, default_playouts, evidence_playouts,
+                     fixed_playouts, game_facts)
 
-__all__ = ["Bot", "RandomBot", "game_bots", "play_out", "EVIDENCE_PLAYOUTS", "GAME_PLAYOUTS", "OBJECTIVE",
-           "ROLLOUTS", "THINK_MS_BROWSER", "THINK_MS_SERVER", "Estimate", "ExpertBot", "bots_for", "default_playouts", "evidence_playouts", "game_facts"]
+__all__ = ["Bot", "RandomBot", "game_bots", "play_out", "EVIDENCE_PLAYOUTS", "FIXED_PLAYOUTS", "GAME_PLAYOUTS", "OBJECTIVE",
+           "ROLLOUTS", "THINK_MS_BROWSER", "THINK_MS_SERVER", "Estimate", "ExpertBot", "bots_for", "default_playouts", "evidence_playouts", "fixed_playouts", "game_facts"]
