@@ -66,15 +66,20 @@ class CarefulBot(Bot):
         return min(pool, key=lambda a: (a.card.suit == trump, POWER[a.card], a.text))
 
 
-# The look-ahead's cards as bits of their index (`RuleBot._look_ahead`): each suit's cards, and per trump
-# the cards that take a trick led with card i (a higher card of its suit, or a trump)
-_BIT = {c: 1 << c.index for c in PIQUET32.cards}
+# The look-ahead's cards as bits (`RuleBot._look_ahead`): card c is bit _POS[c], a suit's eight cards in a block
+# of eight (the pack's blocks), lowest first by their power in play (the Ace between the Ten and the Jack), so
+# that the next card up of a suit is the next bit up; each suit's cards, and per trump the cards that take a
+# trick led with card i (a higher card of its suit, or a trump)
+_POS = {c: (c.index & ~7) | POWER[c] for c in PIQUET32.cards}
+assert sorted(_POS.values()) == list(range(32))
+_BIT = {c: 1 << _POS[c] for c in PIQUET32.cards}
 _SUIT_BITS = {s: sum(_BIT[c] for c in PIQUET32.cards if c.suit == s) for s in SUITS}
-_SAME = {c.index: _SUIT_BITS[c.suit] for c in PIQUET32.cards}      # the cards of card i's suit
-_SUIT_OF = {c.index: c.suit for c in PIQUET32.cards}
+_SAME = {_POS[c]: _SUIT_BITS[c.suit] for c in PIQUET32.cards}      # the cards of card i's suit
+_SUIT_OF = {_POS[c]: c.suit for c in PIQUET32.cards}
 # _HIGHER[trump][i]: the cards that take a trick led with card i (a higher card of its suit, or a trump)
-_HIGHER = {t: {c.index: sum(_BIT[d] for d in PIQUET32.cards if beats(d, c, c.suit, t, SUIT, POWER))
+_HIGHER = {t: {_POS[c]: sum(_BIT[d] for d in PIQUET32.cards if beats(d, c, c.suit, t, SUIT, POWER))
                for c in PIQUET32.cards} for t in (*SUITS, None)}
+_ABOVE = {_BIT[c]: _SUIT_BITS[c.suit] & -(_BIT[c] << 1) for c in PIQUET32.cards}   # card b -> its suit's higher cards
 
 
 def _deal_value(t_me: int, t_opp: int) -> int:
@@ -221,6 +226,7 @@ class RuleBot(Bot):
         higher = _HIGHER[trump]
         trump_bits = _SUIT_BITS.get(trump, 0)
         memo: dict = {}
+        above = _ABOVE
 
         def answers(hand, i):
             """The cards of `hand` that may answer card `i` led: follow suit, else trump (Écarté as the source
@@ -265,10 +271,21 @@ class RuleBot(Bot):
             if t0 and t1 and (t0 >= 3 or t1 >= 3):   # decided: three tricks, and no five any more
                 return 1 if tme >= 3 else -1
             moves = hand if led < 0 else answers(hand, led)
+            if moves & (moves - 1):
+                # of a run of cards of one suit with no card between them still in play (the card led included),
+                # one is tried: the deal goes on the same whichever of them is played (up to their names)
+                rest = m | t | (1 << led if led >= 0 else 0)
+                x = moves
+                while x:
+                    b = x & -x
+                    x ^= b
+                    up = rest & above[b]
+                    if up & -up & moves:             # the next card up in play is one of these too
+                        moves ^= b
             a0, b0 = alpha, beta
             best = -3 if mover_me else 3
-            while moves:                              # the cards in index order
-                b = moves & -moves
+            while moves:                              # the highest card first (more cut-offs)
+                b = 1 << (moves.bit_length() - 1)
                 moves ^= b
                 m2, t2 = (m ^ b, t) if mover_me else (m, t ^ b)
                 if led < 0:
@@ -304,11 +321,11 @@ class RuleBot(Bot):
             all_t = sum(_BIT[c] for c in pool[:n_opp])
             for c in cards:
                 if trick is None:
-                    score[c] += solve(all_m ^ _BIT[c], all_t, c.index, me, opp, tk[0], tk[1], -3, 3)
+                    score[c] += solve(all_m ^ _BIT[c], all_t, _POS[c], me, opp, tk[0], tk[1], -2, 2)
                 else:
                     lp, led = trick
                     w = me if beats(c, led, led.suit, trump, SUIT, POWER) else lp
-                    score[c] += solve(all_m ^ _BIT[c], all_t, -1, 0, w, tk[0] + (w == 0), tk[1] + (w == 1), -3, 3)
+                    score[c] += solve(all_m ^ _BIT[c], all_t, -1, 0, w, tk[0] + (w == 0), tk[1] + (w == 1), -2, 2)
         top = max(score.values())
         return [c for c in cards if score[c] == top]
 
