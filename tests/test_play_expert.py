@@ -70,6 +70,28 @@ def test_the_hint_says_what_the_expert_would_play_and_what_it_expects():
         assert label in hint
 
 
+def test_the_hint_says_at_once_that_the_expert_is_thinking_and_answers_within_its_time(monkeypatch):
+    """The page hears "The expert is thinking…" before the expert starts (each change of a widget's value is sent
+    at once), then the Hint in its place; without a budget of its own the Hint gives the expert what is left of
+    `HINT_MS` after the odds, and never fewer playouts than the evidence."""
+    import cardkit.table as table_module
+    table = widgets.PlayTable("sieben", seed=2)
+    to_decision(table, RandomBot(4), least=3, steps=4)
+    seen, budgets = [], []
+    table._msg.observe(lambda ch: seen.append(ch["new"]), "value")
+    real = table.session.expert_estimates
+
+    def spy(state, playouts=None, ms=None, seat=None, explain=False, min_playouts=None):
+        budgets.append((playouts, ms, min_playouts, explain, seen[-1] if seen else None))
+        return real(state, playouts, ms, seat, explain, min_playouts)
+    monkeypatch.setattr(table.session, "expert_estimates", spy)
+    table.hint()
+    (playouts, ms, floor, explain, shown), = budgets
+    assert shown == "<div class='ck-note ck-thinking'>The expert is thinking…</div>"    # before the expert
+    assert 0 < ms <= table_module.HINT_MS and floor == table_module.evidence_playouts(table.state.game) and explain
+    assert "The expert would play" in seen[-1] and "thinking" not in seen[-1]
+
+
 def test_the_hint_speaks_of_wins_where_the_expert_plays_to_win():
     """Faro's expert plays to win the sitting (cardkit.bots.OBJECTIVE): its estimates are chances of winning,
     and the Hint gives them as wins in 100 games, never as points."""

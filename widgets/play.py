@@ -679,6 +679,8 @@ class PlayTable(w.VBox):
                        else "Wait for your turn.")
             return
         legal = s.legal_actions()
+        if len(legal) > 1:      # sent at once: the page says so while the expert thinks (up to `table.HINT_MS`)
+            self._msg.value = "<div class='ck-note ck-thinking'>The expert is thinking…</div>"
         estimates, advice = self.session.hint(s, playouts)
         cards_played = any(a.card is not None for a in legal)
         worse = {}
