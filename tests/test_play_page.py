@@ -448,24 +448,35 @@ _COVERED_JS = """(t) => { const c = t.querySelector('.ck-cover');
 def test_two_people_at_one_screen(chromium, site_url):
     """"Play with friends ▸": two people take turns at one screen. Between their turns the table is covered —
     no card, no seat, no log on the page, only whose turn it is and "I am …, show my cards" — and each press
-    shows that player's own hand, by name, until his move covers the table for the other."""
+    shows that player's own hand, by name, until his move covers the table for the other. (A player who takes the
+    trick leads the next: the table stays his, uncovered, until the turn passes to the other.)"""
     page = open_page(chromium, f"{site_url}/voila/render/sieben.ipynb", 1280, 900, start=False)
     friends = page.locator(".ck-play-friends").first
     friends.wait_for(state="attached", timeout=40000)
     friends.click()
     table = page.locator(".ck-play").first
-    names = []
-    for _ in range(3):
-        page.wait_for_function(_COVERED_JS, arg=table.element_handle(), timeout=40000)
-        ready = table.locator("button.ck-ready")
-        name = ready.inner_text().removeprefix("I am ").removesuffix(", show my cards")
-        assert f"{name}’s turn" in table.locator(".ck-cover").inner_text()
-        names.append(name)
-        ready.click()
-        page.wait_for_function("(t) => t.querySelector('button.ck-card.ck-playable:not(:disabled)')",
-                               arg=table.element_handle(), timeout=40000)
-        assert f"Your hand, {name}" in table.inner_text()
+    names: list = []
+    playable = "t.querySelector('button.ck-card.ck-playable:not(:disabled)')"
+    page.wait_for_function(_COVERED_JS, arg=table.element_handle(), timeout=40000)
+    for _ in range(20):
+        if table.locator(".ck-cover").count():
+            ready = table.locator("button.ck-ready")
+            name = ready.inner_text().removeprefix("I am ").removesuffix(", show my cards")
+            assert f"{name}’s turn" in table.locator(".ck-cover").inner_text()
+            assert not names or name != names[-1]          # covered only when the turn passes to the other
+            names.append(name)
+            ready.click()
+            page.wait_for_function(f"(t) => {playable}", arg=table.element_handle(), timeout=40000)
+        assert f"Your hand, {names[-1]}" in table.inner_text()
+        if len(names) == 3:
+            break
+        log = table_log(table)
         table.locator("button.ck-card.ck-playable").first.click()
-    assert names[0] != names[1] and names[0] == names[2]
+        # covered for the other, or (he took the trick and leads again) his hand after the move (the log is the
+        # last part of the table to change)
+        page.wait_for_function(f"""([t, log]) => ({_COVERED_JS})(t) ||
+            (t.querySelector('.ck-logbox') && t.querySelector('.ck-logbox').innerText !== log && {playable})""",
+                               arg=[table.element_handle(), log], timeout=40000)
+    assert len(names) == 3 and names[0] != names[1] and names[0] == names[2], names
     assert page.errors == [] and page.external == []
     _close(page.context_)

@@ -81,20 +81,44 @@
     /* A play table gives the focus to the player's next card (widgets/play.py, `_focus`) and the browser scrolls it
        into view; but the table may still grow or move while the computer's replies are drawn, leaving the card below
        the screen (a phone, a page that goes on below the table). For a moment after the focus, until the visitor
-       scrolls, the focused control is kept in view ("nearest": its scroll margin keeps the trick above it). */
+       scrolls, the focused control is kept in view ("nearest": its scroll margin keeps the trick above it). The
+       moment is 3 s from the focus and from each later change of the table (on a slow or busy phone the computer's
+       replies may come later than that), and each change is looked at again a moment after it is drawn. */
     var keepUntil = 0;
     document.addEventListener("focusin", function (e) {
       keepUntil = e.target.closest && e.target.closest(".ck-play") ? Date.now() + 3000 : 0;
+      if (keepUntil) setTimeout(keepFocusInView, 0);
     }, true);
     ["wheel", "touchstart"].forEach(function (type) {
       document.addEventListener(type, function (e) { if (e.isTrusted) keepUntil = 0; }, { capture: true, passive: true });
     });
+    function tableChanged(records) {
+      if (!keepUntil || Date.now() > keepUntil) return;
+      for (var i = 0; i < records.length; i++) {
+        var node = records[i].target;
+        var el = node.nodeType === 1 ? node : node.parentElement;
+        if (el && el.closest && el.closest(".ck-play")) {
+          keepUntil = Date.now() + 3000;
+          setTimeout(keepFocusInView, 350);
+          return;
+        }
+      }
+    }
     function keepFocusInView() {
       if (Date.now() > keepUntil) return;
       var el = document.activeElement;
       if (!el || !el.closest || !el.closest(".ck-play")) return;
       var r = el.getBoundingClientRect();
-      if (r.top < 0 || r.bottom > window.innerHeight) el.scrollIntoView({ block: "nearest" });
+      if (r.top < 0 || r.bottom > window.innerHeight) {
+        el.scrollIntoView({ block: "nearest" });
+        r = el.getBoundingClientRect();
+      }
+      // and the trick in play above it, where the screen holds both: a card already in view is not scrolled by its
+      // focus, so a trick left just above the screen by an earlier scroll would stay there
+      var now = el.closest(".ck-play").querySelector(".ck-table .ck-now");
+      if (!now) return;
+      var a = now.getBoundingClientRect();
+      if (a.top < 0 && r.bottom - a.top + 8 <= window.innerHeight) window.scrollBy(0, a.top - 4);
     }
 
     function copy() {
@@ -124,7 +148,8 @@
       if (err !== saidUrgent) { saidUrgent = err; urgent.textContent = err; }
     }
 
-    new MutationObserver(function () {
+    new MutationObserver(function (records) {
+      tableChanged(records);
       if (!queued) { queued = true; window.requestAnimationFrame(copy); }
     }).observe(document.body, { childList: true, subtree: true, characterData: true });
     copy();
