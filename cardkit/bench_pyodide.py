@@ -93,42 +93,38 @@ def cold_odds_rows(cases=None, core: Path | None = None) -> list:
     return [cold_odds_row(name, opts, core) for name, opts in (cases or COLD_ODDS_CASES)]
 
 
+def _each_game(call: str, games=None, core: Path | None = None) -> list:
+    """In one fresh Pyodide, for every game (or `games`) and player count: `call`, an expression of ``name``,
+    ``opts`` and ``game`` whose value is a dict, printed as a row beside the game and player count."""
+    code = f"""
+import json, cardkit
+from cardkit.bots import THINK_MS_BROWSER, default_playouts, evidence_playouts
+from cardkit.tournament import expert_move_times, hint_times, player_counts
+for name in {list(games) if games else None!r} or cardkit.GAMES:
+    for n in player_counts(name):
+        opts = {{"players": n}} if "players" in cardkit.game_class(name)().options else {{}}
+        game = cardkit.load_game(name, **opts)
+        print(json.dumps({{"game": name, "players": n, **({call})}}))
+"""
+    rows, _ = run_python(code, core)
+    return rows
+
+
 def expert_times(positions: int = 10, games=None, core: Path | None = None) -> list:
     """The expert at the static site's budget (`THINK_MS_BROWSER` a move, never fewer playouts than the evidence),
     as the play table there thinks, in one fresh Pyodide (a page of the built site cannot: its wheel lacks
     `cardkit.tournament`, which times the moves): `positions` decisions of each game
     and player count; per row `tournament.expert_move_times`'s figures, the CPU ones by the thread's CPU time, and
     ``playouts_per_s`` (playouts a CPU second)."""
-    code = f"""
-import json, cardkit
-from cardkit.bots import THINK_MS_BROWSER, default_playouts, evidence_playouts
-from cardkit.tournament import expert_move_times, player_counts
-for name in {list(games) if games else None!r} or cardkit.GAMES:
-    for n in player_counts(name):
-        opts = {{"players": n}} if "players" in cardkit.game_class(name)().options else {{}}
-        game = cardkit.load_game(name, **opts)
-        r = expert_move_times(name, opts, positions={positions}, playouts=default_playouts(name), ms=THINK_MS_BROWSER,
-                              min_playouts=evidence_playouts(game))
-        print(json.dumps({{"game": name, "players": n, "evidence": evidence_playouts(game), **r}}))
-"""
-    rows, _ = run_python(code, core)
-    return rows
+    return _each_game(f"""{{"evidence": evidence_playouts(game), **expert_move_times(name, opts, positions={positions},
+        playouts=default_playouts(name), ms=THINK_MS_BROWSER, min_playouts=evidence_playouts(game))}}""", games, core)
 
 
 def hint_rows(positions: int = 10, games=None, core: Path | None = None) -> list:
     """What a visitor of the static site waits for after "Hint" (`tournament.hint_times`: the play table's Hint
     within `table.HINT_MS`, an example's Hint at the game's fixed playouts), in one fresh Pyodide: `positions`
     decisions of each game and player count; the CPU figures by the thread's CPU time."""
-    code = f"""
-import json, cardkit
-from cardkit.tournament import hint_times, player_counts
-for name in {list(games) if games else None!r} or cardkit.GAMES:
-    for n in player_counts(name):
-        opts = {{"players": n}} if "players" in cardkit.game_class(name)().options else {{}}
-        print(json.dumps({{"game": name, "players": n, **hint_times(name, opts, positions={positions})}}))
-"""
-    rows, _ = run_python(code, core)
-    return rows
+    return _each_game(f"hint_times(name, opts, positions={positions})", games, core)
 
 
 def copy_cost_rows(cases=None, core: Path | None = None) -> list:
