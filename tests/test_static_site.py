@@ -25,6 +25,8 @@ from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import cardkit
 from axe_check import assert_accessible
@@ -864,6 +866,30 @@ def _next_build(site: Path, dest: Path, page: str, words: str) -> Path:
     return dest
 
 
+# what the tab shows and what its service workers are doing: said when a new build does not arrive in time
+_WORKERS_JS = """async () => { const r = await navigator.serviceWorker.getRegistration();
+    const w = (x) => x ? x.scriptURL.split('/').pop() + ' ' + x.state : '-';
+    return [document.title, location.pathname, (document.body ? document.body.innerText : '').slice(0, 100),
+            r ? 'installing ' + w(r.installing) + ', waiting ' + w(r.waiting) + ', active ' + w(r.active) : 'no worker',
+            'controller ' + (navigator.serviceWorker.controller ? navigator.serviceWorker.controller.state : '-')]; }"""
+
+
+def _wait_for_the_new_build(page, timeout: float = 120000) -> None:
+    """Wait until the page shows the new build (its `.ck-test-build` line); if it does not in `timeout` ms, fail
+    saying what the tab showed and what its service workers were doing every 10 s meanwhile (these tests failed
+    rarely, on a loaded machine, by a timeout alone: 29 Nov)."""
+    seen = []
+    for _ in range(max(1, int(timeout // 10000))):
+        try:
+            page.locator(".ck-test-build").wait_for(timeout=10000)
+            return
+        except PlaywrightTimeout:
+            try:
+                seen.append(page.evaluate(_WORKERS_JS))
+            except PlaywrightError as e:       # a page between two documents
+                seen.append(str(e).splitlines()[0])
+    raise AssertionError(f"the new build did not show in {timeout / 1000:g} s; every 10 s: {seen}")
+
 def test_a_new_build_reaches_a_returning_visitor_whole(chromium, static_site_dir, tmp_path):
     """Three builds deployed in turn into one folder (the build's own install, as a rebuild does) on a host that
     sends Cache-Control: max-age=600 (as GitHub Pages does), to a browser that keeps its profile. A visitor of the
@@ -919,7 +945,7 @@ def test_a_new_build_reaches_a_returning_visitor_whole(chromium, static_site_dir
             deploy(third)
             page.evaluate("() => sessionStorage.removeItem('ckTitles')")
             page.goto(f"{base}/whist.html")            # never opened: the third build's, loaded whole
-            page.locator(".ck-test-build").wait_for(timeout=120000)
+            _wait_for_the_new_build(page)
             assert page.locator(".ck-test-build").inner_text() == "Third build"
             _ready(page)
             titles = page.evaluate("() => JSON.parse(sessionStorage.getItem('ckTitles'))")
@@ -980,7 +1006,7 @@ def test_a_visitor_of_the_hand_written_service_worker_gets_the_new_build_whole_a
             live.unlink()
             live.symlink_to(second)                                    # the new build deployed in its place
             page.reload()                                 # the old worker answers; the browser finds the new one
-            page.locator(".ck-test-build").wait_for(timeout=120000)
+            _wait_for_the_new_build(page)
             assert page.locator(".ck-test-build").inner_text() == "New build"
             assert page.evaluate("() => JSON.parse(sessionStorage.getItem('ckBuilds'))") == ["old", "old", "new"]
             _ready(page)
