@@ -107,6 +107,9 @@ it in a moment.</p>
   const sw = navigator.serviceWorker, reg = await sw.getRegistration();
   sw.addEventListener("controllerchange", () => location.reload());
   const go = (w) => w.postMessage({ type: "SKIP_WAITING" });
+  // and every second, a new version that has installed is told to take over: the page may have missed the moment
+  // (a worker seen installing whose "installed" had already passed stays waiting for ever; seen on a loaded machine)
+  setInterval(() => sw.getRegistration().then((r) => { if (r && r.waiting) go(r.waiting); }), 1000);
   if (reg && reg.waiting) go(reg.waiting);
   else if (reg && reg.installing) reg.installing.addEventListener("statechange", (e) => {
     if (e.target.state === "installed") go(e.target);
