@@ -92,6 +92,11 @@
     ["wheel", "touchstart"].forEach(function (type) {
       document.addEventListener(type, function (e) { if (e.isTrusted) keepUntil = 0; }, { capture: true, passive: true });
     });
+    // a scroll that is not the visitor's (the browser's own, keeping its place as the page above changes) is looked
+    // at too, within the same moment
+    window.addEventListener("scroll", function () {
+      if (keepUntil && Date.now() <= keepUntil) window.requestAnimationFrame(keepFocusInView);
+    }, { passive: true });
     function tableChanged(records) {
       if (!keepUntil || Date.now() > keepUntil) return;
       for (var i = 0; i < records.length; i++) {
