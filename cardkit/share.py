@@ -269,8 +269,9 @@ def puzzle_question(record: Record, step: int, playouts: int | None = None, seed
     player has seen (her view: her hand, the table, the facts); the right answers are the expert's choice and
     those it finds about as good, asked from her seat only (the cards she has not seen dealt anew for every
     playout, from `seed`), at `playouts` (default: the game's `fixed_playouts`, a count, so the same question
-    on every machine, within a second in the browser); the explanation names what was played in the example. `to_player=False`: the
-    explanation names the player instead of "you" (the Hint of an example, read by an onlooker)."""
+    on every machine, within a second in the browser); the explanation names what was played in the example.
+    `to_player=False`: the explanation names the player instead of "you" (the Hint of an example, read by an
+    onlooker)."""
     from .bots import ExpertBot, fixed_playouts
     from .exercises import Choice, Question, Row, Scene
     from .table import no_difference

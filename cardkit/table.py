@@ -43,7 +43,7 @@ THINK_MS = THINK_MS_BROWSER if STATIC_SITE else THINK_MS_SERVER
 # the Hint answers within about this long from the click, by the clock: the exact odds first, then the expert in the
 # time left, never with fewer playouts than the evidence; so no Hint keeps a visitor waiting a second, on `cardkit
 # serve` or in the browser, where the odds and the evidence's playouts fit within it (`cardkit bench` measures the
-# Hint in Pyodide: `bench.hint_times`)
+# Hint in Pyodide: `bench_pyodide.hint_rows`, over `tournament.hint_times`)
 HINT_MS = 700
 REVIEW_SECONDS = 20             # "Review my game": about this long in all (the expert's time shared out)
 REVIEW_MIN_MS, REVIEW_MAX_MS = 40, 300   # ... but no less and no more than this per decision

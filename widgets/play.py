@@ -597,7 +597,7 @@ class PlayTable(w.VBox):
             self._refresh(thinking=True)
             self._waiting = True
         if thinker is not None:
-            self._msg.value = f"<div class='ck-note ck-thinking'>{escape(thinker)} is thinking…</div>"
+            self._msg.value = _thinking_html(thinker)
 
     def _moment_html(self, m: dict) -> str:
         """The end of a round as the person in front of the screen sees it: the table as the round left it, its
@@ -680,7 +680,7 @@ class PlayTable(w.VBox):
             return
         legal = s.legal_actions()
         if len(legal) > 1:      # sent at once: the page says so while the expert thinks (up to `table.HINT_MS`)
-            self._msg.value = "<div class='ck-note ck-thinking'>The expert is thinking…</div>"
+            self._msg.value = _thinking_html("The expert")
         estimates, advice = self.session.hint(s, playouts)
         cards_played = any(a.card is not None for a in legal)
         worse = {}
@@ -1186,6 +1186,11 @@ def kept_game(game: str) -> dict | None:
 
 
 HAPPENED_LINES = 12        # "What happened" shows at most this many of the latest lines (the log has them all)
+
+
+def _thinking_html(who: str) -> str:
+    """The note while `who` (a seat of the computer, or the expert behind the Hint) thinks: its spinner is CSS."""
+    return f"<div class='ck-note ck-thinking'>{escape(who)} is thinking…</div>"
 
 
 def happened_html(lines: list[str]) -> str:
