@@ -53,6 +53,13 @@ def record_external_requests(page) -> list[str]:
     return external
 
 
+def page_error(e) -> str:
+    """A script error on the page as a test reports it: its message, then where it was thrown (the first lines
+    of its stack), so that an error seen once in a CI run says which code threw it."""
+    stack = (getattr(e, "stack", None) or "").splitlines()[1:6]
+    return "\n".join([str(e), *(line.strip() for line in stack)])
+
+
 def open_page(browser, url: str, width: int = 1200, height: int = 900, start: bool = True, **context_args):
     """A fresh context and page on `url`, interactive: the page records its JavaScript errors
     (`page.errors`), its requests off this machine (`page.external`) and its time until interactive
@@ -61,7 +68,7 @@ def open_page(browser, url: str, width: int = 1200, height: int = 900, start: bo
     context = browser.new_context(viewport={"width": width, "height": height}, **context_args)
     page = context.new_page()
     page.errors = []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.on("pageerror", lambda e: page.errors.append(page_error(e)))
     page.external = record_external_requests(page)
     page.ready = page_ready_time(page, url)
     page.context_ = context

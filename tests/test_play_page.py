@@ -8,7 +8,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import cardkit
 from axe_check import assert_accessible
-from site_server import download_record, open_page, table_log, wait_answered, wait_log_changed
+from site_server import download_record, open_page, page_error, table_log, wait_answered, wait_log_changed
 
 
 def _open(chromium, site_url, name, width=1200, height=1000):
@@ -271,7 +271,7 @@ def test_a_whole_game_with_the_keyboard_alone(chromium, site_url, game):
     context = chromium.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.errors = []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.on("pageerror", lambda e: page.errors.append(page_error(e)))
     from site_server import page_ready_time
     page_ready_time(page, f"{site_url}/voila/render/{game}.ipynb")
     page.evaluate(_LISTEN_JS)

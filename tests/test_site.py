@@ -17,7 +17,7 @@ import cardkit
 
 from cardkit.site import NOTEBOOKS_DIR  # noqa: E402
 from axe_check import assert_accessible  # noqa: E402
-from site_server import page_ready_time, record_external_requests, running_site, start_tables  # noqa: E402
+from site_server import page_error, page_ready_time, record_external_requests, running_site, start_tables  # noqa: E402
 from site_server import damaged_link_says_one_line, follow_link, shared_example, wait_example_shows  # noqa: E402
 
 SECRET = "cardkit-test-secret"
@@ -63,7 +63,7 @@ def baseline(browser, base_url):
     page = context.new_page()
     external = record_external_requests(page)
     page_errors: list[str] = []
-    page.on("pageerror", lambda e: page_errors.append(str(e)))
+    page.on("pageerror", lambda e: page_errors.append(page_error(e)))
     ready = page_ready_time(page, f"{base_url}/voila/render/baseline.ipynb")
     page.click(".widget-button")
     page.wait_for_timeout(500)  # let the click's round trip to the kernel finish
@@ -242,7 +242,7 @@ def _open(browser, base_url, name):
     page.add_init_script(_CSP_WATCH)
     external = record_external_requests(page)
     errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("pageerror", lambda e: errors.append(page_error(e)))
     page_ready_time(page, f"{base_url}/voila/render/{name}")
     start_tables(page)
     return context, page, external, errors

@@ -31,7 +31,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 import cardkit
 from axe_check import assert_accessible
 from cardkit.static_site import build
-from site_server import (STATIC_READY, damaged_link_says_one_line, download_record, follow_link,
+from site_server import (STATIC_READY, damaged_link_says_one_line, download_record, follow_link, page_error,
                          record_external_requests, serving_static, shared_example, table_log, wait_answered,
                          wait_example_shows, wait_log_changed)
 
@@ -346,7 +346,7 @@ def _open(browser, url: str, width=1280, height=900, routes=(), **context_args):
         context.route(pattern, handler)
     page = context.new_page()
     page.errors, page.warnings, page.failed = [], [], []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.on("pageerror", lambda e: page.errors.append(page_error(e)))
     page.on("console", lambda m: {"error": page.errors, "warning": page.warnings}.get(m.type, []).append(m.text))
     page.on("response", lambda r: page.failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
     page.external = record_external_requests(page)
@@ -700,7 +700,7 @@ def test_after_a_visit_the_site_works_with_the_network_gone(chromium, static_sit
     context = chromium.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     errors, requested = [], set()
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("pageerror", lambda e: errors.append(page_error(e)))
     page.on("request", lambda r: requested.add(urlsplit(r.url).path.lstrip("/") or "index.html"))
     with serving_static(static_site_dir) as base:
         page.goto(f"{base}/sieben.html")
@@ -762,7 +762,7 @@ def test_installed_as_an_app_the_whole_site_is_saved_and_a_page_never_opened_pla
         try:
             page = context.pages[0]
             errors = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("pageerror", lambda e: errors.append(page_error(e)))
             page.wait_for_load_state()
             assert page.url == start and page.evaluate("() => matchMedia('(display-mode: standalone)').matches")
             _ready(page)
@@ -916,7 +916,7 @@ def test_a_new_build_reaches_a_returning_visitor_whole(chromium, static_site_dir
     try:
         page = context.pages[0] if context.pages else context.new_page()
         errors = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("pageerror", lambda e: errors.append(page_error(e)))
         context.add_init_script(_TITLES)
         with serving_static_cached(live, "max-age=600") as base:
             page.goto(f"{base}/sieben.html")
@@ -997,7 +997,7 @@ def test_a_visitor_of_the_hand_written_service_worker_gets_the_new_build_whole_a
     try:
         page = context.pages[0] if context.pages else context.new_page()
         errors = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("pageerror", lambda e: errors.append(page_error(e)))
         context.add_init_script(_BUILDS)
         with serving_static_cached(live, "max-age=600") as base:
             page.goto(f"{base}/sieben.html")
