@@ -17,11 +17,20 @@ STATIC ?= _site
 
 .PHONY: site test static install-site install-test install-static browser node bench
 
+# uv installs the packages (the versions pip would choose, from PyPI, and their bytecode compiled as pip does):
+# about 8 s for the tests' packages against pip's 25, a quarter of `make test`'s install (docs/benchmarks.md).
+# uv itself comes from PyPI into .venv, pinned, with the venv's own pip.
+UV_VERSION := 0.13.9
+UV         := $(BIN)/uv
+UVPIP      := $(UV) pip install --quiet --compile-bytecode
+
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# (no pip upgrade here: the venv's own pip installs the kit, and upgrading it costs CI a few seconds)
+$(UV): $(BIN)/python
+	$(BIN)/python -m pip install --quiet uv==$(UV_VERSION)
+
+# (a plain venv, with its pip: the static build runs `pip download` and `pip wheel` there)
 $(SBIN)/python:
 	$(PY) -m venv $(SVENV)
 
@@ -29,26 +38,26 @@ $(SBIN)/python:
 # their JupyterLite extension into every page); where they are not there, this costs half a second.
 STATIC_TOOLS := voici-core jupyterlite-core jupyterlite-pyodide-kernel
 define clear-static-tools
-	@$(BIN)/python -m pip uninstall --quiet --yes $(STATIC_TOOLS) >/dev/null 2>&1 || true
+	@$(UV) pip uninstall --quiet --python $(BIN)/python $(STATIC_TOOLS) >/dev/null 2>&1 || true
 endef
 
 # byte-compiled once here: each visitor's kernel imports the kit, and where PYTHONDONTWRITEBYTECODE is set
 # (containers, CI) it would otherwise compile it anew on every page visit (about 55 ms of CPU)
-install-site: $(BIN)/python
+install-site: $(UV)
 	$(clear-static-tools)
-	$(BIN)/python -m pip install --quiet -e '.[site]'
+	$(UVPIP) --python $(BIN)/python -e '.[site]'
 	$(BIN)/python -m compileall -q cardkit widgets
 
 # the tests build the static site too: with the static venv's tools (tests/conftest.py), never in .venv
-install-test: $(BIN)/python browser install-static
+install-test: $(UV) browser install-static
 	$(clear-static-tools)
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(UVPIP) --python $(BIN)/python -e '.[test]'
 	$(BIN)/python -m compileall -q cardkit widgets
 	cd tests/axe && npm ci --ignore-scripts --no-audit --no-fund --silent   # axe-core, as its lock pins it
 
 # the kit itself is installed there too (editable): the build runs every page once with it
-install-static: $(SBIN)/python node
-	$(SBIN)/python -m pip install --quiet -e '.[static]'
+install-static: $(SBIN)/python $(UV) node
+	$(UVPIP) --python $(SBIN)/python -e '.[static]'
 
 # Playwright's own browser download does not work here: the tests drive Debian's chromium.
 browser:
@@ -75,5 +84,5 @@ test: install-test
 	$(BIN)/python -m pytest tests notebooks --nbval-lax -q -n 3 --dist loadfile
 
 bench: install-test
-	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	$(UVPIP) --python $(BIN)/python -e '.[bench]'
 	$(BIN)/cardkit bench
