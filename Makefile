@@ -19,10 +19,11 @@ STATIC ?= _site
 
 # uv installs the packages (the versions pip would choose, from PyPI, and their bytecode compiled as pip does):
 # about 8 s for the tests' packages against pip's 25, a quarter of `make test`'s install (docs/benchmarks.md).
-# uv itself comes from PyPI into .venv, pinned, with the venv's own pip.
+# uv itself comes from PyPI into .venv, pinned, with the venv's own pip. --system-certs: the machine's certificate
+# store, as pip uses it (where a proxy signs the registry's certificates, uv's own store refuses them)
 UV_VERSION := 0.13.9
 UV         := $(BIN)/uv
-UVPIP      := $(UV) pip install --quiet --compile-bytecode
+UVPIP      := $(UV) pip install --quiet --compile-bytecode --system-certs
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
