@@ -140,6 +140,13 @@ def test_the_built_app_checks_fail_on_a_changed_app(tmp_path, versions):
     v = dict(versions=versions)
     upstream.jl_worker_script("const CACHE='precache';self.addEventListener('fetch', f);")
     assert "module" in _fails("jl-worker-script", upstream.jl_worker_script, "import { x } from './y.js';\n", **v)
+    worker = ('const broadcast=new BroadcastChannel("/sw-api.v1");e.pathname.includes("/api/drive");'
+              'if(c.browsingContextId!==a.browsingContextId||c.requestId!==a.requestId)return;')
+    upstream.jl_worker_broadcast(worker)
+    assert "requestId" in _fails("jl-worker-broadcast", upstream.jl_worker_broadcast,
+                                 worker.replace("c.requestId!==a.requestId", "c.id!==a.id"), **v)
+    assert "/sw-api.v1" in _fails("jl-worker-broadcast", upstream.jl_worker_broadcast,
+                                  worker.replace("/sw-api.v1", "/sw-api.v2"), **v)
     config = {"jupyter-config-data": {"appVersion": "0.7.6", "federated_extensions": [{"name": build.KERNEL_EXTENSION}]}}
     upstream.lite_config(config)
     assert "appVersion" in _fails("lite-config", upstream.lite_config,
@@ -176,7 +183,7 @@ def test_every_check_passes_on_the_installed_tools():
                           cwd=ROOT)
     results = dict(ln.split(": ", 1) for ln in done.stdout.splitlines())
     assert done.returncode == 0 and set(results.values()) == {"ok"}, done.stdout + done.stderr
-    built_app = {"jl-worker-script", "lite-config", "lite-layout"}
+    built_app = {"jl-worker-script", "jl-worker-broadcast", "lite-config", "lite-layout"}
     fetched = {"pyodide-core", "pyodide-snapshot", "ipython-terminal", "pygments-mapping"}
     assert set(upstream.ASSUMPTIONS) - built_app - fetched <= set(results)
     if (build.DEFAULT_CACHE / "npm" / "node_modules" / "pyodide" / "pyodide.js").is_file():

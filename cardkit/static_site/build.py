@@ -531,8 +531,9 @@ def lite_shell(lite_dir: Path, out: Path) -> dict:
     voici = "import sys; from voici_core.app import main; sys.argv[0] = 'voici'; sys.exit(main())"
     run([sys.executable, "-c", voici, "build", "--lite-dir", lite_dir, "--output-dir", out,
          "--no-sourcemaps", "--no-unused-shared-packages", "--source-date-epoch", "1"], cwd=lite_dir, env=env)
-    assume("jl-worker-script", upstream.jl_worker_script, (out / "service-worker.js").read_text(encoding="utf-8")
-           if (out / "service-worker.js").is_file() else None)
+    jl_worker = (out / "service-worker.js").read_text(encoding="utf-8") if (out / "service-worker.js").is_file() else None
+    assume("jl-worker-script", upstream.jl_worker_script, jl_worker)
+    assume("jl-worker-broadcast", upstream.jl_worker_broadcast, jl_worker)
     config = json.loads((out / "jupyter-lite.json").read_text())
     assume("lite-config", upstream.lite_config, config)
     return config["jupyter-config-data"]

@@ -64,8 +64,47 @@ importScripts(.../*WORKBOX*/[]);
     return ENTRIES.has(u) ? u : null;
   }
 
+  // JupyterLite's worker (loaded at the end) answers the kernel's requests to its in-browser drive, and for input(),
+  // by asking the page over a BroadcastChannel, and waits for the page's answer for ever. A page left or closed
+  // while its kernel waits for one leaves the request pending in this worker, and a browser does not replace a
+  // worker with a request pending, however often the new version is told to take over: the visitor would wait
+  // (until the browser stops the old worker, minutes later; seen on a loaded machine, 29 Nov). So once the kernel
+  // that asked is gone, the request is answered on the same channel in the page's stead: nobody reads it.
+  const JL_CHANNEL = "/sw-api.v1";     // upstream: jl-worker-broadcast (build.py checks JupyterLite's worker)
+  const jlChannel = new BroadcastChannel(JL_CHANNEL);
+  const jlKey = (m) => `${m.browsingContextId} ${m.requestId}`;
+  const jlWaiting = new Map();         // key -> {clientId, asked}: requests whose answer has not come
+  const jlAnswered = new Set();        // keys answered before their watch began (kept for a minute)
+  let jlSweep = null;
+  jlChannel.addEventListener("message", (e) => {      // the page's answer (the request itself has no `response`)
+    if (!e.data || !("response" in e.data)) return;
+    const key = jlKey(e.data);
+    if (!jlWaiting.delete(key)) {
+      jlAnswered.add(key);
+      setTimeout(() => jlAnswered.delete(key), 60000);
+    }
+  });
+  async function sweep() {             // every second while requests wait: answer those whose kernel is gone
+    for (const [key, { clientId, asked }] of jlWaiting) {
+      if (await self.clients.get(clientId) || !jlWaiting.delete(key)) continue;
+      jlChannel.postMessage({ browsingContextId: asked.browsingContextId, requestId: asked.requestId, response: null });
+    }
+    if (!jlWaiting.size) { clearInterval(jlSweep); jlSweep = null; }
+  }
+  async function watchJupyterLite(clientId, body) {
+    const asked = await body;
+    if (!asked || asked.requestId === undefined || jlAnswered.has(jlKey(asked))) return;
+    jlWaiting.set(jlKey(asked), { clientId, asked });
+    if (!jlSweep) jlSweep = setInterval(sweep, 1000);
+  }
+
   self.addEventListener("fetch", (event) => {
     const request = event.request;
+    const path = new URL(request.url).pathname;
+    if (event.clientId && (path.includes("/api/drive") || path.includes("/api/stdin/"))) {
+      watchJupyterLite(event.clientId, request.clone().json().catch(() => null));   // (JupyterLite's listener answers)
+      return;
+    }
     if (request.method !== "GET") return;
     const url = siteURL(request.url);
     if (url === null) return;

@@ -106,6 +106,12 @@ TABLE = [
     Assumption("jl-worker-script", L, "0.7.6", "build.offline_files, service-worker.js (importScripts at its end)",
                "JupyterLite's service-worker.js at the site's root, a classic script (no import/export)",
                "the built service-worker.js"),
+    Assumption("jl-worker-broadcast", L, "0.7.6", "service-worker.js (answers a request of a kernel that is gone)",
+               "JupyterLite's service-worker.js to pass the kernel's /api/drive requests to the page on the "
+               "BroadcastChannel \"/sw-api.v1\" and take as its answer the first message there with the request's "
+               "browsingContextId and requestId", "the built service-worker.js",
+               "a page left while its kernel waits for the drive can keep a new version waiting until the browser "
+               "stops the old worker (minutes)"),
     Assumption("lite-config", L, "0.7.6", "build.page_config; static-site.js (appVersion)",
                f"jupyter-lite.json's jupyter-config-data with appVersion and federated_extensions listing {KERNEL_EXTENSION}",
                "the built jupyter-lite.json"),
@@ -318,6 +324,15 @@ def jl_worker_script(text: str | None) -> None:
         raise Changed("the build wrote no service-worker.js at the site's root")
     if re.search(r"^\s*(import\s+[\w{*\"']|export\s)", text, re.M):
         raise Changed("JupyterLite's service-worker.js is a module (import/export), not a classic script")
+
+
+def jl_worker_broadcast(text: str | None) -> None:
+    text = text or ""
+    if 'new BroadcastChannel("/sw-api.v1")' not in text or '"/api/drive"' not in text:
+        raise Changed("JupyterLite's service-worker.js no longer passes /api/drive requests on BroadcastChannel "
+                      "\"/sw-api.v1\"")
+    if not re.search(r"\w+\.browsingContextId!==\w+\.browsingContextId\|\|\w+\.requestId!==\w+\.requestId", text):
+        raise Changed("JupyterLite's service-worker.js no longer matches an answer by browsingContextId and requestId")
 
 
 def lite_config(config: dict) -> None:
