@@ -315,9 +315,8 @@ class RuleBot(Bot):
 
         all_m = sum(_BIT[c] for c in mine)
         score = dict.fromkeys(cards, 0)
-        for _ in range(self.SAMPLES):
-            memo.clear()
-            self.rng.shuffle(pool)
+        for _ in range(self.SAMPLES):     # (one memo for every sample: its positions hold both hands, so the
+            self.rng.shuffle(pool)        # samples share what they have in common)
             all_t = sum(_BIT[c] for c in pool[:n_opp])
             for c in cards:
                 if trick is None:
