@@ -18,7 +18,7 @@ STATIC ?= _site
 .PHONY: site test static install-site install-test install-static browser node bench
 
 # uv installs the packages (the versions pip would choose, from PyPI, and their bytecode compiled as pip does):
-# about 8 s for the tests' packages against pip's 25, a quarter of `make test`'s install (docs/benchmarks.md).
+# `make install-test` on a clean clone takes about 22 s, 55 s with pip (docs/benchmarks.md).
 # uv itself comes from PyPI into .venv, pinned, with the venv's own pip. --system-certs: the machine's certificate
 # store, as pip uses it (where a proxy signs the registry's certificates, uv's own store refuses them)
 UV_VERSION := 0.13.9

@@ -897,6 +897,7 @@ def _wait_for_the_new_build(page, timeout: float = 120000) -> None:
                 seen.append(str(e).splitlines()[0])
     raise AssertionError(f"the new build did not show in {timeout / 1000:g} s; every 10 s: {seen}")
 
+
 def test_a_new_build_reaches_a_returning_visitor_whole(chromium, static_site_dir, tmp_path):
     """Three builds deployed in turn into one folder (the build's own install, as a rebuild does) on a host that
     sends Cache-Control: max-age=600 (as GitHub Pages does), to a browser that keeps its profile. A visitor of the
