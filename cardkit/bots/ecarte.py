@@ -112,6 +112,11 @@ class RuleBot(Bot):
       the cheapest card that takes the trick, else its lowest card."""
     name = "rule-based"
     SAMPLES = 8                 # hands dealt to the other player for each decision of the play
+    MEMO_POSITIONS = 20_000     # the look-ahead's memo starts afresh past this many positions (about 5 MB)
+
+    def __init__(self, seed: int = 0):
+        super().__init__(seed)
+        self._memos: dict = {}  # the look-ahead's memos (`_memo`)
 
     # --- the exchange --------------------------------------------------------------------------------
     @staticmethod
@@ -208,6 +213,17 @@ class RuleBot(Bot):
                         voids.add(state.trump)
         return voids
 
+    def _memo(self, me: int, trump, overtake: bool) -> dict:
+        """The look-ahead's memo for `me` under this trump and duty to overtake, kept from one decision to the
+        next: a position (both hands, the trick, the tricks won) has the same value under the same rules in
+        every sample and every decision, so the samples, the decisions of a deal and the playouts of an expert
+        (one bot plays all of them) share the work of the positions they meet. It starts afresh past
+        `MEMO_POSITIONS` positions in all."""
+        memos = self._memos
+        if sum(map(len, memos.values())) > self.MEMO_POSITIONS:
+            memos.clear()
+        return memos.setdefault((me, trump, overtake), {})
+
     def _look_ahead(self, state, me, cards, unseen) -> list:
         """The cards that score best when the rest of the deal is played out exactly against sampled hands
         of the other player (see the class docstring); [] when no hand agrees with the play. The play-out is
@@ -225,52 +241,50 @@ class RuleBot(Bot):
         tk = tuple(state.tricks)
         higher = _HIGHER[trump]
         trump_bits = _SUIT_BITS.get(trump, 0)
-        memo: dict = {}
+        memo = self._memo(me, trump, overtake)
         above = _ABOVE
 
-        def answers(hand, i):
-            """The cards of `hand` that may answer card `i` led: follow suit, else trump (Écarté as the source
-            gives it); beat the card led if the overtake duty is on and you can."""
-            same = hand & _SAME[i]
-            if not same and _SUIT_OF[i] != trump:
-                same = hand & trump_bits
-            if not same:
-                return hand
-            if overtake:
-                h = same & higher[i]
-                if h:
-                    return h
-            return same
+        same_suit, suit_of = _SAME, _SUIT_OF
 
-        def solve(m, t, led, lp, turn, t0, t1, alpha, beta):
+        def solve(m, t, led, lp, turn, tme, top, alpha, beta):
             """The deal's value for `me` (2, 1, -1, -2) when it lies outside (alpha, beta) only as a bound
             (alpha-beta, fail-soft): at or below alpha it is at most the figure returned, at or above beta at
             least. m, t: my and the other player's cards as bits; led: the index of the card led (-1: none
-            yet), lp: who led it."""
-            key = (m, t, led, lp, turn, t0, t1)
+            yet), lp: who led it; tme, top: the tricks taken by me and by the other player."""
+            if tme and top and (tme >= 3 or top >= 3):   # decided: three tricks, and no five any more
+                return 1 if tme >= 3 else -1
+            key = (m, t, led, lp, turn, tme, top)
             e = memo.get(key)
             if e is not None:
                 lo, hi = e
-                if lo == hi or lo >= beta:
-                    return lo
-                if hi <= alpha:
-                    return hi
-                if lo > alpha:
-                    alpha = lo
-                if hi < beta:
-                    beta = hi
-            else:
-                lo, hi = -2, 2
+            else:                                 # what the tricks taken settle already: a trick of mine
+                lo = (1 if tme >= 3 else -1) if tme else -2      # rules out -2, three of them the point,
+                hi = (-1 if top >= 3 else 1) if top else 2       # and the same for his
+            if lo == hi or lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo > alpha:
+                alpha = lo
+            if hi < beta:
+                beta = hi
             mover_me = turn == me
             hand = m if mover_me else t
-            tme, top = (t0, t1) if me == 0 else (t1, t0)
             if not hand:
                 v = _deal_value(tme, top)
                 memo[key] = (v, v)
                 return v
-            if t0 and t1 and (t0 >= 3 or t1 >= 3):   # decided: three tricks, and no five any more
-                return 1 if tme >= 3 else -1
-            moves = hand if led < 0 else answers(hand, led)
+            if led < 0:
+                moves = hand
+            else:   # the cards that may answer card `led`: follow suit, else trump (Écarté as the source gives
+                # it); beat the card led if the overtake duty is on and you can
+                moves = hand & same_suit[led]
+                if not moves and suit_of[led] != trump:
+                    moves = hand & trump_bits
+                if not moves:
+                    moves = hand
+                elif overtake and moves & higher[led]:
+                    moves &= higher[led]
             if moves & (moves - 1):
                 # of a run of cards of one suit with no card between them still in play (the card led included),
                 # one is tried: the deal goes on the same whichever of them is played (up to their names)
@@ -289,10 +303,11 @@ class RuleBot(Bot):
                 moves ^= b
                 m2, t2 = (m ^ b, t) if mover_me else (m, t ^ b)
                 if led < 0:
-                    v = solve(m2, t2, b.bit_length() - 1, turn, 1 - turn, t0, t1, alpha, beta)
+                    v = solve(m2, t2, b.bit_length() - 1, turn, 1 - turn, tme, top, alpha, beta)
+                elif (turn if b & higher[led] else lp) == me:
+                    v = solve(m2, t2, -1, 0, me, tme + 1, top, alpha, beta)
                 else:
-                    w = turn if b & higher[led] else lp
-                    v = solve(m2, t2, -1, 0, w, t0 + (w == 0), t1 + (w == 1), alpha, beta)
+                    v = solve(m2, t2, -1, 0, opp, tme, top + 1, alpha, beta)
                 if mover_me:
                     if v > best:
                         best = v
@@ -305,9 +320,11 @@ class RuleBot(Bot):
                 if alpha >= beta:
                     break
             if best <= a0:
-                hi = min(hi, best)                    # the true value is at most best
+                if best < hi:                         # the true value is at most best
+                    hi = best
             elif best >= b0:
-                lo = max(lo, best)                    # at least best
+                if best > lo:                         # at least best
+                    lo = best
             else:
                 lo = hi = best
             memo[key] = (lo, hi)
@@ -315,16 +332,16 @@ class RuleBot(Bot):
 
         all_m = sum(_BIT[c] for c in mine)
         score = dict.fromkeys(cards, 0)
-        for _ in range(self.SAMPLES):     # (one memo for every sample: its positions hold both hands, so the
-            self.rng.shuffle(pool)        # samples share what they have in common)
+        for _ in range(self.SAMPLES):
+            self.rng.shuffle(pool)
             all_t = sum(_BIT[c] for c in pool[:n_opp])
             for c in cards:
                 if trick is None:
-                    score[c] += solve(all_m ^ _BIT[c], all_t, _POS[c], me, opp, tk[0], tk[1], -2, 2)
+                    score[c] += solve(all_m ^ _BIT[c], all_t, _POS[c], me, opp, tk[me], tk[opp], -2, 2)
                 else:
                     lp, led = trick
                     w = me if beats(c, led, led.suit, trump, SUIT, POWER) else lp
-                    score[c] += solve(all_m ^ _BIT[c], all_t, -1, 0, w, tk[0] + (w == 0), tk[1] + (w == 1), -2, 2)
+                    score[c] += solve(all_m ^ _BIT[c], all_t, -1, 0, w, tk[me] + (w == me), tk[opp] + (w == opp), -2, 2)
         top = max(score.values())
         return [c for c in cards if score[c] == top]
 

@@ -131,7 +131,7 @@ THINK_MS_BROWSER = 1300
 # The playouts of an answer that must be the same on every machine, so a count and not a time: a puzzle shared by
 # link (its right answers) and an example's Hint (`cardkit.share.puzzle_question`). The game's default playouts
 # (`default_playouts`), except where that would keep a visitor of the static site waiting more than a second:
-# Écarté, whose rule-based playouts compute exact odds at every move (about 20 ms each in Pyodide at the slowest,
+# Écarté, whose rule-based playouts compute exact odds at every move (about 14 ms each in Pyodide at the slowest,
 # docs/benchmarks.md), and 24, one of whose positions with 4 players took 12 ms a playout there: those at their
 # evidence's count.
 FIXED_PLAYOUTS: dict = {"ecarte": 40, "vierundzwanzig": 50}
