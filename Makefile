@@ -60,11 +60,13 @@ install-test: $(UV) browser install-static
 install-static: $(SBIN)/python $(UV) node
 	$(UVPIP) --python $(SBIN)/python -e '.[static]'
 
-# Playwright's own browser download does not work here: the tests drive Debian's chromium.
+# Playwright's own browser download does not work here: the tests drive Debian's chromium, its old headless
+# shell where they can (cheaper; cardkit/site.py says why) and the browser itself for an app window.
 browser:
-	@command -v chromium >/dev/null 2>&1 || { \
+	@command -v chromium >/dev/null 2>&1 && command -v chromium-headless-shell >/dev/null 2>&1 || { \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium \
+	    chromium-headless-shell >/dev/null; }
 
 # The static build takes the Pyodide core from npm and compiles the browser's wheels with it in Node.js.
 node:

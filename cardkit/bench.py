@@ -560,7 +560,7 @@ def load_times(pages=None, visitors: int = LOAD_VISITORS, repeats: int = 3, pool
     server is left until its visitors' kernels are gone and the pool is refilled."""
     import asyncio
     from playwright.async_api import async_playwright
-    from .site import CHROMIUM, CHROMIUM_ARGS, MAX_KERNELS, NOTEBOOKS_DIR, POOL_SIZE, _READY_JS, running_site
+    from .site import CHROMIUM_ARGS, MAX_KERNELS, NOTEBOOKS_DIR, POOL_SIZE, _READY_JS, chromium_executable, running_site
     pool_size = POOL_SIZE if pool_size is None else pool_size
     pages = ["baseline.ipynb"] + (pages or [f"{name}.ipynb" for name in cardkit.GAMES])
     # room for the burst beside the pool (one per notebook and pool place)
@@ -580,7 +580,7 @@ def load_times(pages=None, visitors: int = LOAD_VISITORS, repeats: int = 3, pool
 
     async def main(base, server_pid):
         async with async_playwright() as pw:
-            browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+            browser = await pw.chromium.launch(executable_path=chromium_executable(), headless=True, args=CHROMIUM_ARGS)
             await asyncio.sleep(15)   # the preheated pool (if any) starts and runs its notebooks
             idle = _kernel_rss(server_pid)[0]
             for _ in range(repeats):
