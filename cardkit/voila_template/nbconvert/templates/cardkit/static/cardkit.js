@@ -97,6 +97,18 @@
     window.addEventListener("scroll", function () {
       if (keepUntil && Date.now() <= keepUntil) window.requestAnimationFrame(keepFocusInView);
     }, { passive: true });
+    // and so is a change of size that no change of the page's elements announces (the layout settling after a
+    // render, a line that wraps anew): the page's and each play table's
+    var resized = typeof ResizeObserver === "function" ? new ResizeObserver(function () {
+      if (keepUntil && Date.now() <= keepUntil) window.requestAnimationFrame(keepFocusInView);
+    }) : null;
+    var watched = new WeakSet();
+    function watchSizes() {
+      if (!resized) return;
+      [document.body].concat(Array.prototype.slice.call(document.querySelectorAll(".ck-play"))).forEach(function (el) {
+        if (el && !watched.has(el)) { watched.add(el); resized.observe(el); }
+      });
+    }
     function tableChanged(records) {
       if (!keepUntil || Date.now() > keepUntil) return;
       for (var i = 0; i < records.length; i++) {
@@ -129,6 +141,7 @@
     function copy() {
       queued = false;
       feedExamples();
+      watchSizes();
       keepFocusInView();
       var tables = new Map();
       document.querySelectorAll(".ck-live").forEach(function (el) {
