@@ -282,8 +282,11 @@ def _stop(proc: subprocess.Popen) -> None:
             pass
 
 
-def chromium_executable() -> str:
-    """The headless Chromium to drive: Debian's headless shell where installed, else the browser (`CHROMIUM_SHELL`)."""
+def chromium_executable(args=()) -> str:
+    """The headless Chromium to drive with the command-line `args`: Debian's headless shell where installed, else
+    the browser (`CHROMIUM_SHELL`); the browser for an app window (`--app=URL`), which the shell does not open."""
+    if any(a.startswith("--app=") for a in args):
+        return CHROMIUM
     return CHROMIUM_SHELL if os.path.exists(CHROMIUM_SHELL) else CHROMIUM
 
 

@@ -786,11 +786,10 @@ def test_installed_as_an_app_the_whole_site_is_saved_and_a_page_never_opened_pla
 def _profile_page(chromium, profile: Path, *args: str):
     """A browser that keeps its profile in `profile` (its service workers and caches, as a returning
     visitor's), its first page, and the list that page's script errors go to. Close the context after. An app
-    window (`--app=URL`) needs the browser itself, not its headless shell."""
-    from cardkit.site import CHROMIUM, CHROMIUM_ARGS, chromium_executable
-    app = any(a.startswith("--app=") for a in args)
+    window (`--app=URL`) gets the browser itself (`chromium_executable`)."""
+    from cardkit.site import CHROMIUM_ARGS, chromium_executable
     context = chromium.browser_type.launch_persistent_context(
-        profile, executable_path=CHROMIUM if app else chromium_executable(), headless=True, args=[*CHROMIUM_ARGS, *args],
+        profile, executable_path=chromium_executable(args), headless=True, args=[*CHROMIUM_ARGS, *args],
         viewport={"width": 1280, "height": 900})
     page = context.pages[0] if context.pages else context.new_page()
     errors: list[str] = []
