@@ -253,6 +253,10 @@ class RuleBot(Bot):
             yet), lp: who led it; tme, top: the tricks taken by me and by the other player."""
             if tme and top and (tme >= 3 or top >= 3):   # decided: three tricks, and no five any more
                 return 1 if tme >= 3 else -1
+            if led < 0 and m and not m & (m - 1):      # the last trick, a card each: no choice left
+                lb, fb = (m, t) if turn == me else (t, m)
+                w = 1 - turn if fb & higher[lb.bit_length() - 1] else turn
+                return _deal_value(tme + 1, top) if w == me else _deal_value(tme, top + 1)
             key = (m, t, led, lp, turn, tme, top)
             e = memo.get(key)
             if e is not None:
@@ -332,16 +336,31 @@ class RuleBot(Bot):
 
         all_m = sum(_BIT[c] for c in mine)
         score = dict.fromkeys(cards, 0)
+        # of a run of my cards with no card in play between them (the card led included), one is played out:
+        # the others score the same (as in `solve`); the highest first, so a lower card takes the value of the
+        # next card up
+        order = sorted(cards, key=_BIT.__getitem__, reverse=True)
+        card_bits = {_BIT[c]: c for c in cards}
+        led_bit = _BIT[trick[1]] if trick is not None else 0
         for _ in range(self.SAMPLES):
             self.rng.shuffle(pool)
             all_t = sum(_BIT[c] for c in pool[:n_opp])
-            for c in cards:
-                if trick is None:
-                    score[c] += solve(all_m ^ _BIT[c], all_t, _POS[c], me, opp, tk[me], tk[opp], -2, 2)
+            rest = all_m | all_t | led_bit
+            value: dict = {}
+            for c in order:
+                b = _BIT[c]
+                up = rest & above[b]
+                same = card_bits.get(up & -up)
+                if same is not None:
+                    v = value[same]
+                elif trick is None:
+                    v = solve(all_m ^ b, all_t, _POS[c], me, opp, tk[me], tk[opp], -2, 2)
                 else:
                     lp, led = trick
                     w = me if beats(c, led, led.suit, trump, SUIT, POWER) else lp
-                    score[c] += solve(all_m ^ _BIT[c], all_t, -1, 0, w, tk[me] + (w == me), tk[opp] + (w == opp), -2, 2)
+                    v = solve(all_m ^ b, all_t, -1, 0, w, tk[me] + (w == me), tk[opp] + (w == opp), -2, 2)
+                value[c] = v
+                score[c] += v
         top = max(score.values())
         return [c for c in cards if score[c] == top]
 
