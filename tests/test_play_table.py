@@ -63,10 +63,12 @@ def test_your_move_is_on_the_table_before_the_computer_replies():
 
 
 @pytest.mark.parametrize("bot", ["rule-based", "expert"])
-def test_a_move_that_ends_a_round_shows_the_end_of_the_round_first(bot):
+def test_a_move_that_ends_a_round_shows_the_end_of_the_round_first(bot, monkeypatch):
     """When a person's move ends a round and the computer deals and leads the next (the expert thinking
     first), the table shows the end of this round (its moment) at once, never the next round before it has
-    been looked at; its button to go on is off until the computer's moves are in."""
+    been looked at; its button to go on is off until the computer's moves are in. (The expert thinks for its
+    evidence's playouts only, not the table's full time: what is tested is the order of what is shown.)"""
+    monkeypatch.setattr(cardkit.table, "THINK_MS", 1)
     table = widgets.PlayTable("sieben", players=2, seed=4, bot=bot)
     calls, refresh = [], table._refresh
 
