@@ -182,3 +182,54 @@ def damaged_link_says_one_line(page, game: str) -> str:
     assert "Traceback" not in page.inner_text("body")
     assert page.locator('[data-mime-type*="stderr"], [data-mime-type*="error"]').count() == 0
     return text
+
+
+def watch_widget_messages(page) -> list:
+    """Record, in order, the widget messages on the page's own kernel connections (not those of a script's
+    extra connection with ``session_id=visitor``): (direction, message type, comm id, method, the model ids
+    it names). Attach before the page is opened. For `widget_trouble`."""
+    import re
+    log: list = []
+
+    def on_socket(ws) -> None:
+        if "/channels" not in ws.url or "session_id=visitor" in ws.url:
+            return
+
+        def frame(direction: str, payload) -> None:
+            text = payload.decode("latin1") if isinstance(payload, bytes) else payload
+            kind = re.search(r'"msg_type":\s*"(\w+)"', text)     # the header's (the parent's comes after it)
+            if kind is None or not kind.group(1).startswith("comm_"):
+                return
+            comm = re.search(r'"comm_id":\s*"([0-9a-f-]+)"', text)
+            method = re.search(r'"method":\s*"(\w+)"', text)
+            method = method and method.group(1)
+            names = set(re.findall(r"IPY_MODEL_([0-9a-f]{32})", text))
+            if method == "update_states":      # the states of every model, keyed by its id
+                names |= set(re.findall(r'"([0-9a-f]{32})":\s*\{', text))
+            log.append((direction, kind.group(1), comm and comm.group(1), method, names))
+
+        ws.on("framereceived", lambda payload: frame("in", payload))
+        ws.on("framesent", lambda payload: frame("out", payload))
+
+    page.on("websocket", on_socket)
+    return log
+
+
+def widget_trouble(log: list) -> list[str]:
+    """From `watch_widget_messages`'s record: each message that names a model the page was never told of (no
+    comm_open, not among the states it loaded) or whose comm was closed before, with what closed it."""
+    known: set = set()
+    closed: dict = {}
+    out = []
+    for i, (direction, kind, comm, method, names) in enumerate(log):
+        if kind == "comm_open" and comm:
+            known.add(comm)
+        if method == "update_states":
+            known |= names
+        if kind == "comm_close" and comm:
+            closed[comm] = f"message {i}, a comm_close {'from the page' if direction == 'out' else 'from the kernel'}"
+        for name in sorted(names - {comm} if method != "update_states" else ()):
+            if name not in known or name in closed:
+                out.append(f"message {i} ({direction} {kind} {method} on {comm}) names model {name}: "
+                           + (f"closed at {closed[name]}" if name in closed else "never opened"))
+    return out[:20]

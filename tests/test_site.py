@@ -19,6 +19,7 @@ from cardkit.site import NOTEBOOKS_DIR  # noqa: E402
 from axe_check import assert_accessible  # noqa: E402
 from site_server import page_error, page_ready_time, record_external_requests, running_site, start_tables  # noqa: E402
 from site_server import damaged_link_says_one_line, follow_link, shared_example, wait_example_shows  # noqa: E402
+from site_server import watch_widget_messages, widget_trouble  # noqa: E402
 
 SECRET = "cardkit-test-secret"
 MAX_KERNELS = 14   # the test server's kernel cap (test_kernel_cap fills it)
@@ -236,9 +237,14 @@ document.addEventListener("securitypolicyviolation",
                           (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));"""
 
 
-def _open(browser, base_url, name):
+def _open(browser, base_url, name, watch_widgets: bool = False):
+    """A fresh context and page on the Voilà page `name`, its tables dealt: (context, page, its requests off this
+    machine, its script errors). `watch_widgets`: ``page.widget_log`` records its widget messages
+    (`watch_widget_messages`)."""
     context = browser.new_context(viewport={"width": 1200, "height": 900})
     page = context.new_page()
+    if watch_widgets:
+        page.widget_log = watch_widget_messages(page)
     page.add_init_script(_CSP_WATCH)
     external = record_external_requests(page)
     errors: list[str] = []
@@ -412,7 +418,8 @@ def test_forged_widget_messages_show_no_traceback(browser, base_url, name):
     answered with one plain line."""
     game = name.removesuffix(".ipynb")
     fragment, line = shared_example(game) if game in cardkit.GAMES else ("", "")
-    context, page, external, errors = _open(browser, base_url, f"{name}#{fragment}" if fragment else name)
+    context, page, external, errors = _open(browser, base_url, f"{name}#{fragment}" if fragment else name,
+                                            watch_widgets=True)
     extra = []
     if name == "index.ipynb":   # the visitor's find: no game chosen, then an empty rule box
         extra = [["DropdownModel", {"method": "update", "state": {"index": None}, "buffer_paths": []}],
@@ -451,7 +458,11 @@ def test_forged_widget_messages_show_no_traceback(browser, base_url, name):
                 break
             page.wait_for_timeout(100)
         assert log() != log_before
-    assert errors == [] and external == []
+    # every model a message names is one the page was told of (the page's models as loaded, then each opened)
+    assert any(method == "update_states" for *_, method, _ in page.widget_log)
+    assert widget_trouble(page.widget_log) == [], errors
+    assert errors == []
+    assert external == []
     assert page.evaluate("window.__csp") == []
     assert "Traceback" not in page.inner_text("body")
     _close(context)
