@@ -40,11 +40,12 @@ NO_DIFFERENCE_WIN = 0.005       # ... or in the chance of winning, where the exp
 # behind the evidence in docs/bots.md (`evidence_playouts`); in the static site Python runs in the visitor's browser,
 # 2-3 times slower, and has longer (`cardkit.bots.THINK_MS_BROWSER`; `cardkit bench` measures both)
 THINK_MS = THINK_MS_BROWSER if STATIC_SITE else THINK_MS_SERVER
-# the Hint answers within about this long from the click, by the clock: the exact odds first, then the expert in the
-# time left, never with fewer playouts than the evidence; so no Hint keeps a visitor waiting a second, on `cardkit
-# serve` or in the browser, where the odds and the evidence's playouts fit within it (`cardkit bench` measures the
-# Hint in Pyodide: `bench_pyodide.hint_rows`, over `tournament.hint_times`)
-HINT_MS = 700
+# the Hint computes for about this long, by the clock: the exact odds first, then the expert in the time left, never
+# with fewer playouts than the evidence; the page adds its round trip and drawing (0.1-0.25 s in the browser on the
+# machine it was measured on, twice that on a phone twice as slow), so that no Hint keeps a visitor waiting a
+# second, on `cardkit serve` or in the browser, where the odds and the evidence's playouts fit within it (`cardkit
+# bench` measures the Hint in Pyodide: `bench_pyodide.hint_rows`, over `tournament.hint_times`; until 29 Nov 0.7 s)
+HINT_MS = 500
 REVIEW_SECONDS = 20             # "Review my game": about this long in all (the expert's time shared out)
 REVIEW_MIN_MS, REVIEW_MAX_MS = 40, 300   # ... but no less and no more than this per decision
 TAKE_BACK_PROBES = 6            # with several people: worlds dealt anew that must agree before a take-back

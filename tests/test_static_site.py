@@ -647,9 +647,13 @@ def test_the_switches_replays_odds_and_the_rule_finder_work(chromium, static_url
 
 
 # --- learn by doing ---------------------------------------------------------------------------------------------
-def test_a_new_user_answers_a_question_is_told_why_and_takes_the_rules_along(chromium, static_url, static_site_dir):
+def test_a_new_user_answers_a_question_takes_the_rules_along_and_finds_a_game_after_a_reload(chromium, static_url,
+                                                                                           static_site_dir):
     """The rules card and its PDF are in the page as served (before Python); once Python is ready in the
-    browser, the questions are made, answered and explained there; the card prints alone on one or two pages."""
+    browser, the questions are made, answered and explained there; the card prints alone on one or two pages.
+    Then a game under way comes back after a reload: on the static site Python starts anew with every page
+    load; the table keeps its game in the browser (IndexedDB), and the reloaded page offers it back: the same
+    hand and log, the game going on."""
     from test_learn_pages import answer_a_question, pages_of, print_the_card
     served = (static_site_dir / "sieben.html").read_text()
     assert "id='ck-card-sieben'" in served and "download='sieben-rules.pdf'" in served
@@ -661,6 +665,22 @@ def test_a_new_user_answers_a_question_is_told_why_and_takes_the_rules_along(chr
     rule = page.locator(".ck-quiz-feedback a.ck-rule-link").first.inner_text()
     assert page.locator(f"section[id='{rule}']").count() == 1
     assert 1 <= pages_of(print_the_card(page, "sieben")) <= 2
+    page.locator(".ck-play-start").first.click()
+    table = page.locator(".ck-play").first
+    page.wait_for_function("(t) => t.querySelector('button.ck-card.ck-playable:not(:disabled)')",
+                           arg=table.element_handle(), timeout=60000)
+    _click_and_wait(page, table, table.locator("button.ck-card.ck-playable").first, whole=True)
+    page.wait_for_timeout(1000)               # the browser's storage is written after the move
+    log = table_log(table)
+    page.reload()
+    _ready(page)
+    back = page.locator(".ck-play-resume")
+    back.wait_for(timeout=60000)
+    assert "this browser kept it" in page.locator(".ck-kept").inner_text()
+    back.click()
+    table = page.locator(".ck-play").first
+    page.wait_for_function("(t) => t.querySelector('.ck-logbox')", arg=table.element_handle(), timeout=60000)
+    assert table_log(table) == log
     assert (page.errors, page.failed, page.external) == ([], [], [])
     page.context_.close()
 
@@ -1074,31 +1094,6 @@ def test_two_people_at_one_screen_in_the_browser(chromium, static_url, static_si
             (choice.first if choice.count() else table.locator("button.ck-card.ck-playable").first).click()
             page.wait_for_timeout(300)
     _opens_a_shared_example(page, "ecarte")
-    assert (page.errors, page.failed, page.external) == ([], [], [])
-    page.context_.close()
-
-
-def test_a_game_under_way_comes_back_after_a_reload(chromium, static_url):
-    """On the static site Python starts anew with every page load; the table keeps its game in the browser
-    (IndexedDB), and the reloaded page offers it back: the same hand and log, the game going on."""
-    page = _open(chromium, f"{static_url}/sieben.html")
-    _ready(page)
-    page.locator(".ck-play-start").first.click()
-    table = page.locator(".ck-play").first
-    page.wait_for_function("(t) => t.querySelector('button.ck-card.ck-playable:not(:disabled)')",
-                           arg=table.element_handle(), timeout=60000)
-    _click_and_wait(page, table, table.locator("button.ck-card.ck-playable").first, whole=True)
-    page.wait_for_timeout(1000)               # the browser's storage is written after the move
-    log = table_log(table)
-    page.reload()
-    _ready(page)
-    back = page.locator(".ck-play-resume")
-    back.wait_for(timeout=60000)
-    assert "this browser kept it" in page.locator(".ck-kept").inner_text()
-    back.click()
-    table = page.locator(".ck-play").first
-    page.wait_for_function("(t) => t.querySelector('.ck-logbox')", arg=table.element_handle(), timeout=60000)
-    assert table_log(table) == log
     assert (page.errors, page.failed, page.external) == ([], [], [])
     page.context_.close()
 
