@@ -25,7 +25,8 @@ from collections import Counter
 from typing import Any
 
 from . import game_class, load_game
-from .bots import THINK_MS_BROWSER, THINK_MS_SERVER, ExpertBot, bots_for, default_playouts, evidence_playouts
+from .bots import (THINK_MS_BROWSER, THINK_MS_SERVER, ExpertBot, bots_for, default_playouts, evidence_playouts,
+                   fixed_playouts)
 from .documents import STATIC_SITE
 from .errors import CardkitError
 from .events import Event, step
@@ -50,6 +51,30 @@ REVIEW_SECONDS = 20             # "Review my game": about this long in all (the 
 REVIEW_MIN_MS, REVIEW_MAX_MS = 40, 300   # ... but no less and no more than this per decision
 TAKE_BACK_PROBES = 6            # with several people: worlds dealt anew that must agree before a take-back
 
+
+
+class HintWork:
+    """A Hint worked out in steps (`Table.hint_work`): `step()` does the next piece (the odds, then one sample
+    of the expert's) and says whether all is done; `finish()` does the rest and gives (estimates, odds), as
+    `Table.hint` does."""
+
+    def __init__(self, steps):
+        self._steps = steps
+        self.result: tuple | None = None
+
+    def step(self) -> bool:
+        if self.result is None:
+            try:
+                next(self._steps)
+            except StopIteration as done:
+                self.result = done.value
+        return self.result is not None
+
+    def finish(self) -> tuple:
+        while not self.step():
+            pass
+        assert self.result is not None
+        return self.result
 
 class Refused(CardkitError):
     """A request the table turns down, in plain words for the person at the screen ("Wait for your turn.")."""
@@ -542,6 +567,23 @@ class Table:
         left = max(1.0, HINT_MS - (time.monotonic() - start) * 1000)
         return self.expert_estimates(state, default_playouts(state.game.name), left, explain=True,
                                      min_playouts=evidence_playouts(state.game)), odds
+
+    def hint_work(self, state) -> HintWork:
+        """The Hint for the human's decision in `state`, to be worked out in steps while the visitor thinks (the
+        static site, where Python runs in the visitor's browser and the expert is slowest): the exact odds,
+        then the expert's samples one at a time, at the game's fixed playouts (`fixed_playouts`, as a worked
+        example's Hint: the same answer on every machine, and never fewer than the evidence's). Its result is
+        what `hint(state, fixed_playouts(...))` gives."""
+        def steps():
+            odds = state.advice(self.human)
+            yield
+            if len(state.legal_actions()) < 2:
+                return [], odds
+            seed = (self.expert_seed * 1_000_003 + len(state.history)) & 0xFFFFFFFFFFFF
+            sample = state.resample(self.human, Rng(seed))
+            expert = ExpertBot(seed=seed, playouts=fixed_playouts(state.game.name), explain=True)
+            return (yield from expert.analysing(sample)), odds
+        return HintWork(steps())
 
     def decisions(self, state) -> list[int]:
         """The history indices where the human had a choice (more than one legal action)."""

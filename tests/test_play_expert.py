@@ -399,3 +399,39 @@ def test_gathering_the_why_does_not_change_what_the_expert_thinks(game):
     told = ExpertBot(seed=2, playouts=40, explain=True).analyse(s)
     assert [(e.text, e.mean, e.samples) for e in plain] == [(e.text, e.mean, e.samples) for e in told]
     assert all(e.facts is None for e in plain) and all(e.facts["samples"] == e.samples for e in told)
+
+
+def test_the_static_sites_hint_is_worked_out_while_the_visitor_thinks(monkeypatch):
+    """On the static site (`think_ahead`) the table starts on the Hint at the person's decision, a step at a
+    time on the kernel's event loop; "Hint" then shows it at once (no "thinking" note, nothing worked out
+    again): the Hint the game's fixed playouts give. After a move that work is not used for the next decision."""
+    import asyncio
+    from html import escape
+    from cardkit.bots import fixed_playouts
+    table = widgets.PlayTable("ecarte", seed=3)
+    table.think_ahead = True
+    to_decision(table, RandomBot(4))
+    expected, _ = table.session.hint(table.state, fixed_playouts("ecarte"))
+
+    async def visitor_thinks():
+        table._plan_hint()
+        entry = table._ahead
+        assert entry is not None and entry[1].result is None       # begun, not done: a step at a time
+        for _ in range(100_000):
+            if entry[1].result is not None:
+                break
+            await asyncio.sleep(0)
+        return entry
+    entry = asyncio.run(visitor_thinks())
+    assert [(e.text, e.mean) for e in entry[1].result[0]] == [(e.text, e.mean) for e in expected]
+    real = table.session.hint
+    calls = []
+    monkeypatch.setattr(table.session, "hint", lambda *a, **k: calls.append(a) or real(*a, **k))
+    seen = []
+    table._msg.observe(lambda ch: seen.append(ch["new"]), "value")
+    table.hint()
+    assert calls == [] and len(seen) == 1 and "thinking" not in seen[0]
+    assert f"<b>{escape(expected[0].action.label)}</b>" in seen[0]
+    to_decision(table, RandomBot(5), steps=1)          # a move: the work of the decision before is not this one's
+    table.hint()
+    assert len(calls) == 1

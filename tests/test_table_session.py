@@ -243,3 +243,27 @@ def test_the_log_withholds_nothing_once_the_game_is_over():
     assert table.moments(), "the game should end with a moment unseen (seed 3)"
     assert [e[0] for e in table.log()] == [e[0] for e in table.my_notes.log]
     assert any(r == "Coup 10" for _, r, _, _ in table.log())
+
+
+@pytest.mark.parametrize("game", ["ecarte", "whist", "vingt_et_un", "vierundzwanzig"])
+def test_the_hint_worked_out_in_steps_is_the_hint_at_the_fixed_playouts(game):
+    """`Table.hint_work` (the static site's Hint, worked out while the visitor thinks) stops after the odds and
+    after each of the expert's samples, and ends with what `hint` gives at the game's fixed playouts: the same
+    estimates, the same odds."""
+    from cardkit.bots import fixed_playouts
+    table = Table(game, seed=5)
+    bot = RandomBot(2)
+    while len(table.state.legal_actions()) < 2 or table.state.current_player != table.human:
+        table.play(bot.choose(table.state).text)
+    s = table.state
+    expected = table.hint(s, fixed_playouts(game))
+    work = table.hint_work(s)
+    steps = 0
+    while not work.step():
+        steps += 1
+    estimates, odds = work.result
+    assert steps >= 2                                   # the odds, then a sample at a time
+    assert [(e.text, e.mean, e.samples, e.facts) for e in estimates] == \
+        [(e.text, e.mean, e.samples, e.facts) for e in expected[0]]
+    assert [o.label for o in odds] == [o.label for o in expected[1]]
+    assert work.finish() is work.result

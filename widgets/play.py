@@ -18,6 +18,7 @@ followed the game. Undo's rules with several people: `cardkit.table`.
 """
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 import os
@@ -249,6 +250,11 @@ class PlayTable(w.VBox):
         self.session = Table(game, people=people, bot=bot, seed=seed, human=human, deal=False, **options)
         self._bots = self.session.bot_names
         self._bot_name = bot
+        # the static site works out the Hint while the visitor thinks (`_plan_hint`): Python runs in the
+        # visitor's browser there, 2-3 times slower than on a server, and the expert's evidence playouts would
+        # keep a slow phone waiting; on `cardkit serve` the Hint is worked out on the click (the server's CPU)
+        self.think_ahead = STATIC_SITE
+        self._ahead: tuple | None = None           # (the position, its `HintWork`)
         self._seat_box: Any = None                 # built when needed
         self._ready_button: Any = None
         self._waiting = False                    # the computer is playing: the table was shown before its moves
@@ -672,16 +678,21 @@ class PlayTable(w.VBox):
 
         The expert is asked from the human's seat only: it gets a state resampled for the human (the
         cards the human has not seen dealt anew), and deals them anew itself for every sample, so what it
-        says depends only on what the human has seen. `playouts`: its budget (default: the Hint's time, `Table.hint`)."""
+        says depends only on what the human has seen. `playouts`: its budget (default: the Hint's time, `Table.hint`;
+        on the static site the Hint worked out while the visitor thought, at the game's fixed playouts: `_plan_hint`)."""
         s = self.state
         if self.covered or s.current_player != self.human:
             self._note("The game is over." if s.is_terminal() else "The cards are hidden." if self.covered
                        else "Wait for your turn.")
             return
         legal = s.legal_actions()
-        if len(legal) > 1:      # sent at once: the page says so while the expert thinks (up to `table.HINT_MS`)
+        ahead = self._ahead if playouts is None and self._ahead is not None and self._ahead[0] == self._position() \
+            else None
+        if len(legal) > 1 and (ahead is None or ahead[1].result is None):
+            # sent at once: the page says so while the expert thinks (up to `table.HINT_MS`, or what is left of
+            # the Hint worked out ahead)
             self._msg.value = _thinking_html("The expert")
-        estimates, advice = self.session.hint(s, playouts)
+        estimates, advice = ahead[1].finish() if ahead is not None else self.session.hint(s, playouts)
         cards_played = any(a.card is not None for a in legal)
         worse = {}
         if estimates:
@@ -941,6 +952,38 @@ class PlayTable(w.VBox):
         self._show_review_button()
         if not thinking:
             self._keep()
+            self._plan_hint()
+
+    def _position(self) -> tuple:
+        """What the Hint depends on: the state, how far it has come, its last move, the seat in front of the screen."""
+        s = self.state
+        return id(s), len(s.history), s.history[-1].text if s.history else "", self.human
+
+    def _plan_hint(self) -> None:
+        """With `think_ahead`, at the person's decision: start working out its Hint in the background (a step at
+        a time on the kernel's event loop, any click going first), so that "Hint" answers at once or sooner."""
+        s = self.state
+        if (not self.think_ahead or self.covered or s.is_terminal() or s.current_player != self.human
+                or len(s.legal_actions()) < 2):
+            return
+        position = self._position()
+        if self._ahead is not None and self._ahead[0] == position:
+            return
+        loop = kernel_loop()
+        if loop is None:                     # (a script, a test): the Hint works it out on the click
+            return
+        entry = self._ahead = (position, self.session.hint_work(s))
+
+        async def work() -> None:
+            try:
+                while self._ahead is entry:
+                    await asyncio.sleep(0)        # whatever the visitor clicked is handled first
+                    if self._ahead is not entry or entry[1].step():
+                        return
+            except Exception:                  # the Hint then works it out on the click
+                if self._ahead is entry:
+                    self._ahead = None
+        loop.create_task(work())
 
     def _own_moves(self) -> bool:
         """Whether the seat in front of the screen has made a move in this game (Undo has something to try)."""
@@ -1208,20 +1251,23 @@ def happened_html(lines: list[str]) -> str:
             "</div>")
 
 
-def later(seconds: float, fn) -> None:
-    """Call `fn` after `seconds` on the kernel's event loop (Jupyter's and Pyodide's alike); nothing where no
-    loop runs (a script, a test)."""
-    import asyncio
+def kernel_loop():
+    """The kernel's event loop (Jupyter's and Pyodide's alike), or None where no loop runs (a script, a test)."""
     try:
-        loop = asyncio.get_running_loop()
+        return asyncio.get_running_loop()
     except RuntimeError:
         try:
             loop = asyncio.get_event_loop()
         except RuntimeError:
-            return
-        if not loop.is_running():
-            return
-    loop.call_later(seconds, fn)
+            return None
+        return loop if loop.is_running() else None
+
+
+def later(seconds: float, fn) -> None:
+    """Call `fn` after `seconds` on the kernel's event loop; nothing where no loop runs (a script, a test)."""
+    loop = kernel_loop()
+    if loop is not None:
+        loop.call_later(seconds, fn)
 
 
 def _log_html(entries) -> str:

@@ -7,6 +7,7 @@ Monte Carlo), anchored to the game's rule-based bot. `bots_for(game)` is a game'
 from __future__ import annotations
 
 import time
+from collections.abc import Generator
 from dataclasses import dataclass, field
 from operator import attrgetter
 
@@ -297,6 +298,17 @@ class ExpertBot(Bot):
     def analyse(self, state) -> list[Estimate]:
         """One `Estimate` per legal action of the player to move: the action the bot plays first, then the
         others by their mean, best first."""
+        steps = self.analysing(state)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as done:
+                return done.value
+
+    def analysing(self, state) -> Generator[None, None, list[Estimate]]:
+        """`analyse` in steps: a generator that stops after each sample (every action played out in it) and
+        returns the estimates, so that a caller can think between other work (the static site's Hint, while
+        the visitor thinks). The same estimates as `analyse`: the same work in the same order."""
         me = state.current_player
         if me < 0:
             raise CardkitError("no player is to move: the game is over or a deal is due")
@@ -353,6 +365,7 @@ class ExpertBot(Bot):
                     v = share + 1e-6 * v
                 vals[i].append(v)
                 done += 1
+            yield
             if cap is not None and done + k > cap:
                 break
             if deadline is not None and time.perf_counter() >= deadline and done >= (self.min_playouts or 0):
