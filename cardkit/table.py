@@ -54,13 +54,12 @@ TAKE_BACK_PROBES = 6            # with several people: worlds dealt anew that mu
 
 
 class HintWork:
-    """A Hint worked out in steps (`Table.hint_work`): `step()` does the next piece (the odds, then one sample
-    of the expert's) and says whether all is done; `finish()` does the rest and gives (estimates, odds), as
-    `Table.hint` does."""
+    """The expert's part of a Hint worked out in steps (`Table.hint_work`): `step()` plays out the next sample
+    and says whether all is done; `finish()` does the rest and gives the estimates, best first."""
 
     def __init__(self, steps):
         self._steps = steps
-        self.result: tuple | None = None
+        self.result: list | None = None
 
     def step(self) -> bool:
         if self.result is None:
@@ -70,7 +69,7 @@ class HintWork:
                 self.result = done.value
         return self.result is not None
 
-    def finish(self) -> tuple:
+    def finish(self) -> list:
         while not self.step():
             pass
         assert self.result is not None
@@ -569,21 +568,16 @@ class Table:
                                      min_playouts=evidence_playouts(state.game)), odds
 
     def hint_work(self, state) -> HintWork:
-        """The Hint for the human's decision in `state`, to be worked out in steps while the visitor thinks (the
-        static site, where Python runs in the visitor's browser and the expert is slowest): the exact odds,
-        then the expert's samples one at a time, at the game's fixed playouts (`fixed_playouts`, as a worked
-        example's Hint: the same answer on every machine, and never fewer than the evidence's). Its result is
-        what `hint(state, fixed_playouts(...))` gives."""
-        def steps():
-            odds = state.advice(self.human)
-            yield
-            if len(state.legal_actions()) < 2:
-                return [], odds
-            seed = (self.expert_seed * 1_000_003 + len(state.history)) & 0xFFFFFFFFFFFF
-            sample = state.resample(self.human, Rng(seed))
-            expert = ExpertBot(seed=seed, playouts=fixed_playouts(state.game.name), explain=True)
-            return (yield from expert.analysing(sample)), odds
-        return HintWork(steps())
+        """The expert's part of the Hint for the human's decision in `state` (a decision with a choice), to be
+        worked out in steps while the visitor thinks (the static site, where Python runs in the visitor's
+        browser): the expert's samples one at a time, at the game's fixed playouts (`fixed_playouts`, as a
+        worked example's Hint: the same answer on every machine, never fewer than the evidence's). Its result
+        is the estimates `hint(state, fixed_playouts(...))` gives; the odds are left to the click (exact, and
+        kept once counted: `State.advice`)."""
+        seed = (self.expert_seed * 1_000_003 + len(state.history)) & 0xFFFFFFFFFFFF
+        sample = state.resample(self.human, Rng(seed))
+        expert = ExpertBot(seed=seed, playouts=fixed_playouts(state.game.name), explain=True)
+        return HintWork(expert.analysing(sample))
 
     def decisions(self, state) -> list[int]:
         """The history indices where the human had a choice (more than one legal action)."""

@@ -423,7 +423,7 @@ def test_the_static_sites_hint_is_worked_out_while_the_visitor_thinks(monkeypatc
             await asyncio.sleep(0)
         return entry
     entry = asyncio.run(visitor_thinks())
-    assert [(e.text, e.mean) for e in entry[1].result[0]] == [(e.text, e.mean) for e in expected]
+    assert [(e.text, e.mean) for e in entry[1].result] == [(e.text, e.mean) for e in expected]
     real = table.session.hint
     calls = []
     monkeypatch.setattr(table.session, "hint", lambda *a, **k: calls.append(a) or real(*a, **k))

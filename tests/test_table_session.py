@@ -247,9 +247,9 @@ def test_the_log_withholds_nothing_once_the_game_is_over():
 
 @pytest.mark.parametrize("game", ["ecarte", "whist", "vingt_et_un", "vierundzwanzig"])
 def test_the_hint_worked_out_in_steps_is_the_hint_at_the_fixed_playouts(game):
-    """`Table.hint_work` (the static site's Hint, worked out while the visitor thinks) stops after the odds and
-    after each of the expert's samples, and ends with what `hint` gives at the game's fixed playouts: the same
-    estimates, the same odds."""
+    """`Table.hint_work` (the expert's part of the static site's Hint, worked out while the visitor thinks)
+    stops after each of the expert's samples, and ends with the estimates `hint` gives at the game's fixed
+    playouts."""
     from cardkit.bots import fixed_playouts
     table = Table(game, seed=5)
     bot = RandomBot(2)
@@ -261,9 +261,7 @@ def test_the_hint_worked_out_in_steps_is_the_hint_at_the_fixed_playouts(game):
     steps = 0
     while not work.step():
         steps += 1
-    estimates, odds = work.result
-    assert steps >= 2                                   # the odds, then a sample at a time
-    assert [(e.text, e.mean, e.samples, e.facts) for e in estimates] == \
+    assert steps >= 2                                   # a sample at a time
+    assert [(e.text, e.mean, e.samples, e.facts) for e in work.result] == \
         [(e.text, e.mean, e.samples, e.facts) for e in expected[0]]
-    assert [o.label for o in odds] == [o.label for o in expected[1]]
     assert work.finish() is work.result

@@ -692,7 +692,10 @@ class PlayTable(w.VBox):
             # sent at once: the page says so while the expert thinks (up to `table.HINT_MS`, or what is left of
             # the Hint worked out ahead)
             self._msg.value = _thinking_html("The expert")
-        estimates, advice = ahead[1].finish() if ahead is not None else self.session.hint(s, playouts)
+        if ahead is not None:
+            estimates, advice = ahead[1].finish(), s.advice(self.human)
+        else:
+            estimates, advice = self.session.hint(s, playouts)
         cards_played = any(a.card is not None for a in legal)
         worse = {}
         if estimates:
