@@ -435,3 +435,29 @@ def test_the_static_sites_hint_is_worked_out_while_the_visitor_thinks(monkeypatc
     to_decision(table, RandomBot(5), steps=1)          # a move: the work of the decision before is not this one's
     table.hint()
     assert len(calls) == 1
+
+
+def test_the_static_sites_odds_panel_shows_the_table_first_and_the_figures_just_after():
+    """On the static site (`think_ahead`) a click that brings a new decision is answered by the table at once,
+    the Odds panel saying it is counting; the exact figures follow on the kernel's next turn, the same as
+    counted on the click."""
+    import asyncio
+    table = widgets.PlayTable("vingt_et_un", seed=3)
+    to_decision(table, RandomBot(4))
+    table._odds_on = True
+    expected = table.odds_html()                       # counted on the click (`cardkit serve`)
+    assert "%" in expected
+    table.think_ahead = True
+
+    async def visit():
+        table.toggle_odds()                            # on: the panel counts
+        shown = table._happened.value
+        for _ in range(1000):
+            await asyncio.sleep(0)
+            if table._happened.value != shown:
+                break
+        return shown, table._happened.value
+    table._odds_on = False
+    shown, after = asyncio.run(visit())
+    assert "counting over the cards you have not seen" in shown and "%" not in shown
+    assert expected in after and "counting" not in after

@@ -255,6 +255,7 @@ class PlayTable(w.VBox):
         # keep a slow phone waiting; on `cardkit serve` the Hint is worked out on the click (the server's CPU)
         self.think_ahead = STATIC_SITE
         self._ahead: tuple | None = None           # (the position, its `HintWork`)
+        self._counted: tuple | None = None          # with `think_ahead`: (the position, its odds or None while counted)
         self._seat_box: Any = None                 # built when needed
         self._ready_button: Any = None
         self._waiting = False                    # the computer is playing: the table was shown before its moves
@@ -807,11 +808,31 @@ class PlayTable(w.VBox):
         s = self.state
         if s.current_player != self.human:
             return "<div class='ck-odds'><b>Odds</b> — shown when it is your turn.</div>"
+        if self.think_ahead and kernel_loop() is not None:   # the static site: the table first, the odds just after
+            position = self._position()
+            if self._counted is None or self._counted[0] != position:
+                self._counted = (position, None)
+                later(0, lambda: self._count_odds(position))
+            if self._counted[1] is None:
+                return "<div class='ck-odds'><b>Odds</b> — counting over the cards you have not seen…</div>"
+            advice = self._counted[1]
+        else:
+            advice = s.advice(self.human)
         rows = "".join(f"<tr><td>{escape(o.label)}" + (f"<br><small>{escape(o.note)}</small>" if o.note else "")
-                       + f"</td><td class='ck-odds-fig'>{odds_figure(o)}</td></tr>" for o in s.advice(self.human))
+                       + f"</td><td class='ck-odds-fig'>{odds_figure(o)}</td></tr>" for o in advice)
         body = f"<table class='ck-table'>{rows}</table>" if rows else "<p>No figures for this decision.</p>"
         return (f"<div class='ck-odds'><b>Odds</b> — exact, counted over the cards you have not "
                 f"seen:{scroll_x(body, 'Odds')}</div>")
+
+    def _count_odds(self, position: tuple) -> None:
+        """The Odds panel's figures for `position`, counted just after the table was shown there (`odds_html`
+        with `think_ahead`), then shown if the table is still there."""
+        if (self._counted is None or self._counted[0] != position or position != self._position()
+                or not self._odds_on or self.covered):
+            return
+        self._counted = (position, self.state.advice(self.human))
+        if not self._moments:
+            self._happened.value = self._links(happened_html(self._since) + self.odds_html())
 
     def _ck_notice(self, text: str) -> None:
         """One short line for the visitor (the kernel's guard calls it when a message to this table fails)."""
