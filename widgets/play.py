@@ -255,6 +255,7 @@ class PlayTable(w.VBox):
         # keep a slow phone waiting; on `cardkit serve` the Hint is worked out on the click (the server's CPU)
         self.think_ahead = STATIC_SITE
         self._ahead: tuple | None = None           # (the position, its `HintWork`)
+        self._ahead_task: Any = None
         self._counted: tuple | None = None          # with `think_ahead`: (the position, its odds or None while counted)
         self._seat_box: Any = None                 # built when needed
         self._ready_button: Any = None
@@ -1007,7 +1008,7 @@ class PlayTable(w.VBox):
             except Exception:                  # the Hint then works it out on the click
                 if self._ahead is entry:
                     self._ahead = None
-        loop.create_task(work())
+        self._ahead_task = loop.create_task(work())     # (kept: the loop holds its tasks only weakly)
 
     def _own_moves(self) -> bool:
         """Whether the seat in front of the screen has made a move in this game (Undo has something to try)."""
