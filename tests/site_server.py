@@ -220,6 +220,10 @@ def widget_trouble(log: list) -> list[str]:
     comm_open, not among the states it loaded) or whose comm was closed before, with what closed it."""
     known: set = set()
     closed: dict = {}
+    opened = {}                                    # model -> the first message that opened it
+    for i, (direction, kind, comm, method, names) in enumerate(log):
+        if kind == "comm_open" and comm:
+            opened.setdefault(comm, i)
     out = []
     for i, (direction, kind, comm, method, names) in enumerate(log):
         if kind == "comm_open" and comm:
@@ -230,6 +234,7 @@ def widget_trouble(log: list) -> list[str]:
             closed[comm] = f"message {i}, a comm_close {'from the page' if direction == 'out' else 'from the kernel'}"
         for name in sorted(names - {comm} if method != "update_states" else ()):
             if name not in known or name in closed:
-                out.append(f"message {i} ({direction} {kind} {method} on {comm}) names model {name}: "
-                           + (f"closed at {closed[name]}" if name in closed else "never opened"))
+                out.append(f"message {i} of {len(log)} ({direction} {kind} {method} on {comm}) names model {name}: "
+                           + (f"closed at {closed[name]}" if name in closed else
+                              f"opened only later, at message {opened[name]}" if name in opened else "never opened"))
     return out[:20]

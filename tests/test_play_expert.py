@@ -12,6 +12,15 @@ from test_hidden import _forms, _names
 from test_widgets import synced_text
 
 
+def on_a_loop(coroutine):
+    """Run `coroutine` on an event loop of its own, as a kernel runs the widgets' callbacks (in a thread of its
+    own: a browser test before it in the same process may have left the main thread's loop running)."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 def to_decision(table, bot, least: int = 2, steps: int = 0):
     """Play the human's seat with `bot` for `steps` moves, then on to a decision with `least` choices."""
     for _ in range(steps):
@@ -422,7 +431,7 @@ def test_the_static_sites_hint_is_worked_out_while_the_visitor_thinks(monkeypatc
                 break
             await asyncio.sleep(0)
         return entry
-    entry = asyncio.run(visitor_thinks())
+    entry = on_a_loop(visitor_thinks())
     assert [(e.text, e.mean) for e in entry[1].result] == [(e.text, e.mean) for e in expected]
     real = table.session.hint
     calls = []
@@ -458,6 +467,6 @@ def test_the_static_sites_odds_panel_shows_the_table_first_and_the_figures_just_
                 break
         return shown, table._happened.value
     table._odds_on = False
-    shown, after = asyncio.run(visit())
+    shown, after = on_a_loop(visit())
     assert "counting over the cards you have not seen" in shown and "%" not in shown
     assert expected in after and "counting" not in after
