@@ -198,6 +198,9 @@ def watch_widget_messages(page) -> list:
         def frame(direction: str, payload) -> None:
             text = payload.decode("latin1") if isinstance(payload, bytes) else payload
             kind = re.search(r'"msg_type":\s*"(\w+)"', text)     # the header's (the parent's comes after it)
+            if kind is not None and kind.group(1) == "stream" and "rate exceeded" in text:
+                log.append((direction, "rate exceeded", None, None, set()))   # the server stops sending for a while
+                return
             if kind is None or not kind.group(1).startswith("comm_"):
                 return
             comm = re.search(r'"comm_id":\s*"([0-9a-f-]+)"', text)
@@ -226,6 +229,9 @@ def widget_trouble(log: list) -> list[str]:
             opened.setdefault(comm, i)
     out = []
     for i, (direction, kind, comm, method, names) in enumerate(log):
+        if kind == "rate exceeded":
+            out.append(f"message {i}: the server said the kernel's messages came too fast and stopped sending them "
+                       "for a while (Jupyter's IOPub rate limit)")
         if kind == "comm_open" and comm:
             known.add(comm)
         if method == "update_states":
