@@ -184,9 +184,11 @@ def report(out=print, expert: bool = True) -> dict:
         from .bench import TARGET_HINT_S
         from .table import HINT_MS
         rows = results["hint"] = hint_rows(core=core)
-        out(f"The Hint in Pyodide (Node.js): the play table's (the exact odds, then the expert in what is left of "
-            f"{HINT_MS / 1000:g} s by the clock, never fewer playouts than the evidence) and a worked example's (the "
-            f"game's fixed playouts); 10 decisions a row; CPU of the thread running Python; target: ≤ {TARGET_HINT_S:g} s)")
+        out(f"The Hint in Pyodide (Node.js): the play table's on the click (the exact odds, then the expert in what is "
+            f"left of {HINT_MS / 1000:g} s by the clock, never fewer playouts than the evidence) and a worked example's "
+            f"(the game's fixed playouts: also the static site's table Hint clicked at once, which it otherwise works out "
+            f"while the visitor thinks); 10 decisions a row; CPU of the thread running Python; target: "
+            f"≤ {TARGET_HINT_S:g} s)")
         out(f"{'game':<15} {'players':>7} {'table median':>13} {'slowest':>9} {'CPU':>8} {'fewest':>7} "
             f"{'example median':>15} {'slowest':>9} {'CPU':>8}")
         for h in rows:
