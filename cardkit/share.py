@@ -271,7 +271,18 @@ def puzzle_question(record: Record, step: int, playouts: int | None = None, seed
     playout, from `seed`), at `playouts` (default: the game's `fixed_playouts`, a count, so the same question
     on every machine, within a second in the browser); the explanation names what was played in the example.
     `to_player=False`: the explanation names the player instead of "you" (the Hint of an example, read by an
-    onlooker)."""
+    onlooker). (`puzzle_steps` does the same in steps.)"""
+    steps = puzzle_steps(record, step, playouts, seed, to_player)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
+
+def puzzle_steps(record: Record, step: int, playouts: int | None = None, seed: int = 0, to_player: bool = True):
+    """A generator that works out `puzzle_question` in steps, stopping after each of the expert's samples, and
+    returns the question (the static site works an example's Hint out so while the reader looks at the step)."""
     from .bots import ExpertBot, fixed_playouts
     from .exercises import Choice, Question, Row, Scene
     from .table import no_difference
@@ -292,7 +303,7 @@ def puzzle_question(record: Record, step: int, playouts: int | None = None, seed
     choices = [Choice(f"a{i}", a.label, a.card) for i, a in enumerate(legal)]
     if len(legal) > 1:
         sample = state.resample(seat, Rng(seed))
-        est = ExpertBot(seed=seed, playouts=playouts or fixed_playouts(game.name)).analyse(sample)
+        est = yield from ExpertBot(seed=seed, playouts=playouts or fixed_playouts(game.name)).analysing(sample)
     else:
         est = []
     index = {a.text: i for i, a in enumerate(legal)}

@@ -17,6 +17,7 @@ import ipywidgets as w
 
 import cardkit
 from cardkit import CardkitError, Record
+from cardkit.documents import STATIC_SITE
 from cardkit.share import MAX_LINK, PREFIX, ShareError, deal_from_hands, puzzle_question, read_link, to_link
 
 from .render import HTML, Box, Button, shared, with_notice
@@ -109,6 +110,11 @@ class Example(w.VBox):
         self.kept: list[Record] = []         # the reader's set
         self.replay: Any = None
         self.table: Any = None
+        # the static site works out the Hint at the step shown while the reader looks at it (Python runs in the
+        # reader's browser there), as its play table does; on `cardkit serve` on the click
+        self.think_ahead = STATIC_SITE
+        self._ahead: tuple | None = None     # (the example and step, its work: `cardkit.table.HintWork`)
+        self._ahead_task: Any = None
         self._built = False
         self.inbox = w.Text(value="", continuous_update=False, layout=w.Layout(display="none"))
         self.inbox.add_class("ck-example-inbox")
@@ -408,10 +414,36 @@ class Example(w.VBox):
         self._moved()
 
     def _moved(self) -> None:
-        """The step shown changed: the moves that may follow it, the link."""
+        """The step shown changed: the moves that may follow it, the link; the Hint at the new step begun."""
         self.hint_box.value = ""
         self._show_moves()
         self._share()
+        self._plan_hint()
+
+    def _hint_key(self) -> tuple:
+        """What the Hint at the step shown depends on: the game, its options and the moves up to the next one."""
+        assert self.record is not None
+        step = self.step()
+        return self.record.game, tuple(sorted(self.record.options.items())), tuple(self.record.actions[:step + 1]), step
+
+    def _plan_hint(self) -> None:
+        """With `think_ahead`: begin the Hint at the step shown, a sample at a time on the kernel's event loop."""
+        from cardkit.share import puzzle_steps
+        from cardkit.table import HintWork
+        from .play import kernel_loop, work_ahead
+        state = self.replay.state if self.replay is not None else None
+        if (not self.think_ahead or self.record is None or state is None or state.is_terminal()
+                or state.current_player < 0 or len(state.legal_actions()) < 2 or kernel_loop() is None):
+            return
+        key = self._hint_key()
+        if self._ahead is not None and self._ahead[0] == key:
+            return
+        entry = self._ahead = (key, HintWork(puzzle_steps(self.record, self.step(), to_player=False)))
+
+        def dropped() -> None:                # failed: the Hint then works it out on the click (and says why)
+            if self._ahead is entry:
+                self._ahead = None
+        self._ahead_task = work_ahead(entry[1], lambda: self._ahead is entry, dropped)
 
     def _show_moves(self) -> None:
         """The legal moves at the step shown, as buttons labelled with who makes them: a click makes that move the
@@ -565,8 +597,9 @@ class Example(w.VBox):
             self.hint_box.value = "<div class='ck-note'>Nobody chooses at this step.</div>"
             return
         assert self.record is not None
+        ahead = self._ahead if self._ahead is not None and self._ahead[0] == self._hint_key() else None
         try:
-            q = puzzle_question(self.record, self.step(), to_player=False)
+            q = ahead[1].finish() if ahead is not None else puzzle_question(self.record, self.step(), to_player=False)
         except CardkitError as e:
             self.hint_box.value = f"<div class='ck-error'>{escape(str(e))}</div>"
             return

@@ -994,21 +994,14 @@ class PlayTable(w.VBox):
         position = self._position()
         if self._ahead is not None and self._ahead[0] == position:
             return
-        loop = kernel_loop()
-        if loop is None:                     # (a script, a test): the Hint works it out on the click
+        if kernel_loop() is None:            # (a script, a test): the Hint works it out on the click
             return
         entry = self._ahead = (position, self.session.hint_work(s))
 
-        async def work() -> None:
-            try:
-                while self._ahead is entry:
-                    await asyncio.sleep(0)        # whatever the visitor clicked is handled first
-                    if self._ahead is not entry or entry[1].step():
-                        return
-            except Exception:                  # the Hint then works it out on the click
-                if self._ahead is entry:
-                    self._ahead = None
-        self._ahead_task = loop.create_task(work())     # (kept: the loop holds its tasks only weakly)
+        def dropped() -> None:                # failed: the Hint then works it out on the click
+            if self._ahead is entry:
+                self._ahead = None
+        self._ahead_task = work_ahead(entry[1], lambda: self._ahead is entry, dropped)
 
     def _own_moves(self) -> bool:
         """Whether the seat in front of the screen has made a move in this game (Undo has something to try)."""
@@ -1286,6 +1279,25 @@ def kernel_loop():
         except RuntimeError:
             return None
         return loop if loop.is_running() else None
+
+
+def work_ahead(work, wanted, dropped):
+    """Step `work` (a `cardkit.table.HintWork`) on the kernel's event loop while `wanted()`, whatever else the
+    page sends handled first; `dropped()` if a step fails. The task, to keep (the loop holds its tasks only
+    weakly), or None where no loop runs (a script, a test)."""
+    loop = kernel_loop()
+    if loop is None:
+        return None
+
+    async def run() -> None:
+        try:
+            while wanted():
+                await asyncio.sleep(0)
+                if not wanted() or work.step():
+                    return
+        except Exception:
+            dropped()
+    return loop.create_task(run())
 
 
 def later(seconds: float, fn) -> None:
