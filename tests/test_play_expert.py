@@ -441,6 +441,7 @@ def test_the_static_sites_hint_is_worked_out_while_the_visitor_thinks(monkeypatc
     table.hint()
     assert calls == [] and len(seen) == 1 and "thinking" not in seen[0]
     assert f"<b>{escape(expected[0].action.label)}</b>" in seen[0]
+    table.think_ahead = False                          # (nothing begun for the next decision, whatever loop runs here)
     to_decision(table, RandomBot(5), steps=1)          # a move: the work of the decision before is not this one's
     table.hint()
     assert len(calls) == 1
