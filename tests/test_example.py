@@ -269,8 +269,7 @@ def test_on_the_static_site_the_hint_at_a_step_is_worked_out_while_the_reader_lo
     """With `think_ahead` (the static site) the Hint at the step shown is begun as the step is shown, a sample at
     a time on the kernel's event loop; "Hint at this step" then shows it without working it out again: the same
     words as on the click. Another step shown: that work is not used for it."""
-    import asyncio
-    from test_play_expert import on_a_loop
+    from test_play_expert import worked_ahead
     import widgets.example as example_module
     x = dealt("ecarte", {}, seed=6)
     x.moves.children[0].click()
@@ -278,16 +277,7 @@ def test_on_the_static_site_the_hint_at_a_step_is_worked_out_while_the_reader_lo
     expected = x.hint_box.value
     x.think_ahead = True
 
-    async def reader_looks():
-        x._moved()
-        entry = x._ahead
-        assert entry is not None and entry[1].result is None        # begun, not done
-        for _ in range(100_000):
-            if entry[1].result is not None:
-                break
-            await asyncio.sleep(0)
-        return entry
-    entry = on_a_loop(reader_looks())
+    entry = worked_ahead(x, x._moved)
     assert entry[1].result is not None
     monkeypatch.setattr(example_module, "puzzle_question", lambda *a, **k: pytest.fail("worked out again"))
     x.hint()

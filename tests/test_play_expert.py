@@ -21,6 +21,24 @@ def on_a_loop(coroutine):
         return pool.submit(asyncio.run, coroutine).result()
 
 
+def worked_ahead(owner, begin):
+    """On an event loop of its own: `begin()`, which begins `owner`'s work ahead (a table's or an example's
+    Hint), checked to be begun and not done (a sample at a time), then the loop's turns until it is done. The
+    owner's entry (what it depends on, the work)."""
+    import asyncio
+
+    async def run():
+        begin()
+        entry = owner._ahead
+        assert entry is not None and entry[1].result is None
+        for _ in range(100_000):
+            if entry[1].result is not None:
+                break
+            await asyncio.sleep(0)
+        return entry
+    return on_a_loop(run())
+
+
 def to_decision(table, bot, least: int = 2, steps: int = 0):
     """Play the human's seat with `bot` for `steps` moves, then on to a decision with `least` choices."""
     for _ in range(steps):
@@ -414,7 +432,6 @@ def test_the_static_sites_hint_is_worked_out_while_the_visitor_thinks(monkeypatc
     """On the static site (`think_ahead`) the table starts on the Hint at the person's decision, a step at a
     time on the kernel's event loop; "Hint" then shows it at once (no "thinking" note, nothing worked out
     again): the Hint the game's fixed playouts give. After a move that work is not used for the next decision."""
-    import asyncio
     from html import escape
     from cardkit.bots import fixed_playouts
     table = widgets.PlayTable("ecarte", seed=3)
@@ -422,16 +439,7 @@ def test_the_static_sites_hint_is_worked_out_while_the_visitor_thinks(monkeypatc
     to_decision(table, RandomBot(4))
     expected, _ = table.session.hint(table.state, fixed_playouts("ecarte"))
 
-    async def visitor_thinks():
-        table._plan_hint()
-        entry = table._ahead
-        assert entry is not None and entry[1].result is None       # begun, not done: a step at a time
-        for _ in range(100_000):
-            if entry[1].result is not None:
-                break
-            await asyncio.sleep(0)
-        return entry
-    entry = on_a_loop(visitor_thinks())
+    entry = worked_ahead(table, table._plan_hint)
     assert [(e.text, e.mean) for e in entry[1].result] == [(e.text, e.mean) for e in expected]
     real = table.session.hint
     calls = []
