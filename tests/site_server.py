@@ -240,7 +240,9 @@ def widget_trouble(log: list) -> list[str]:
             closed[comm] = f"message {i}, a comm_close {'from the page' if direction == 'out' else 'from the kernel'}"
         for name in sorted(names - {comm} if method != "update_states" else ()):
             if name not in known or name in closed:
-                out.append(f"message {i} of {len(log)} ({direction} {kind} {method} on {comm}) names model {name}: "
+                on = "" if comm in known or direction == "out" else " (a model the page was not told of either: " \
+                    "such a message the page ignores)"
+                out.append(f"message {i} of {len(log)} ({direction} {kind} {method} on {comm}{on}) names model {name}: "
                            + (f"closed at {closed[name]}" if name in closed else
                               f"opened only later, at message {opened[name]}" if name in opened else "never opened"))
     return out[:20]
