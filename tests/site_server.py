@@ -211,8 +211,10 @@ def watch_widget_messages(page) -> list:
                 names |= set(re.findall(r'"([0-9a-f]{32})":\s*\{', text))
             log.append((direction, kind.group(1), comm and comm.group(1), method, names))
 
+        log.append(("in", "socket opened", None, None, set()))
         ws.on("framereceived", lambda payload: frame("in", payload))
         ws.on("framesent", lambda payload: frame("out", payload))
+        ws.on("close", lambda _: log.append(("in", "socket closed", None, None, set())))
 
     page.on("websocket", on_socket)
     return log
@@ -229,6 +231,11 @@ def widget_trouble(log: list) -> list[str]:
             opened.setdefault(comm, i)
     out = []
     for i, (direction, kind, comm, method, names) in enumerate(log):
+        if kind == "socket closed":
+            out.append(f"message {i}: the page's connection to its kernel closed (what the kernel sent until the "
+                       "page connected again never reached it)")
+        if kind == "socket opened" and i:
+            out.append(f"message {i}: the page connected to its kernel again")
         if kind == "rate exceeded":
             out.append(f"message {i}: the server said the kernel's messages came too fast and stopped sending them "
                        "for a while (Jupyter's IOPub rate limit)")
