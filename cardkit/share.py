@@ -272,12 +272,8 @@ def puzzle_question(record: Record, step: int, playouts: int | None = None, seed
     on every machine, within a second in the browser); the explanation names what was played in the example.
     `to_player=False`: the explanation names the player instead of "you" (the Hint of an example, read by an
     onlooker). (`puzzle_steps` does the same in steps.)"""
-    steps = puzzle_steps(record, step, playouts, seed, to_player)
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            return done.value
+    from .bots import Steps
+    return Steps(puzzle_steps(record, step, playouts, seed, to_player)).finish()
 
 
 def puzzle_steps(record: Record, step: int, playouts: int | None = None, seed: int = 0, to_player: bool = True):

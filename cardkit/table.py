@@ -26,7 +26,7 @@ from typing import Any
 
 from . import game_class, load_game
 from .bots import (THINK_MS_BROWSER, THINK_MS_SERVER, ExpertBot, bots_for, default_playouts, evidence_playouts,
-                   fixed_playouts)
+                   Steps, fixed_playouts)
 from .documents import STATIC_SITE
 from .errors import CardkitError
 from .events import Event, step
@@ -51,29 +51,6 @@ REVIEW_SECONDS = 20             # "Review my game": about this long in all (the 
 REVIEW_MIN_MS, REVIEW_MAX_MS = 40, 300   # ... but no less and no more than this per decision
 TAKE_BACK_PROBES = 6            # with several people: worlds dealt anew that must agree before a take-back
 
-
-
-class HintWork:
-    """The expert's part of a Hint worked out in steps (`Table.hint_work`): `step()` plays out the next sample
-    and says whether all is done; `finish()` does the rest and gives the estimates, best first."""
-
-    def __init__(self, steps):
-        self._steps = steps
-        self.result: list | None = None
-
-    def step(self) -> bool:
-        if self.result is None:
-            try:
-                next(self._steps)
-            except StopIteration as done:
-                self.result = done.value
-        return self.result is not None
-
-    def finish(self) -> list:
-        while not self.step():
-            pass
-        assert self.result is not None
-        return self.result
 
 class Refused(CardkitError):
     """A request the table turns down, in plain words for the person at the screen ("Wait for your turn.")."""
@@ -567,7 +544,7 @@ class Table:
         return self.expert_estimates(state, default_playouts(state.game.name), left, explain=True,
                                      min_playouts=evidence_playouts(state.game)), odds
 
-    def hint_work(self, state) -> HintWork:
+    def hint_work(self, state) -> Steps:
         """The expert's part of the Hint for the human's decision in `state` (a decision with a choice), to be
         worked out in steps while the visitor thinks (the static site, where Python runs in the visitor's
         browser): the expert's samples one at a time, at the game's fixed playouts (`fixed_playouts`, as a
@@ -577,7 +554,7 @@ class Table:
         seed = (self.expert_seed * 1_000_003 + len(state.history)) & 0xFFFFFFFFFFFF
         sample = state.resample(self.human, Rng(seed))
         expert = ExpertBot(seed=seed, playouts=fixed_playouts(state.game.name), explain=True)
-        return HintWork(expert.analysing(sample))
+        return Steps(expert.analysing(sample))
 
     def decisions(self, state) -> list[int]:
         """The history indices where the human had a choice (more than one legal action)."""

@@ -30,9 +30,9 @@ def worked_ahead(owner, begin):
     async def run():
         begin()
         entry = owner._ahead
-        assert entry is not None and entry[1].result is None
+        assert entry is not None and not entry[1].done
         for _ in range(100_000):
-            if entry[1].result is not None:
+            if entry[1].done:
                 break
             await asyncio.sleep(0)
         return entry

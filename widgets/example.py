@@ -113,7 +113,7 @@ class Example(w.VBox):
         # the static site works out the Hint at the step shown while the reader looks at it (Python runs in the
         # reader's browser there), as its play table does; on `cardkit serve` on the click
         self.think_ahead = STATIC_SITE
-        self._ahead: tuple | None = None     # (the example and step, its work: `cardkit.table.HintWork`)
+        self._ahead: tuple | None = None     # (the example and step, its work: `cardkit.bots.Steps`)
         self._ahead_task: Any = None
         self._built = False
         self.inbox = w.Text(value="", continuous_update=False, layout=w.Layout(display="none"))
@@ -429,7 +429,7 @@ class Example(w.VBox):
     def _plan_hint(self) -> None:
         """With `think_ahead`: begin the Hint at the step shown, a sample at a time on the kernel's event loop."""
         from cardkit.share import puzzle_steps
-        from cardkit.table import HintWork
+        from cardkit.bots import Steps
         from .play import kernel_loop, work_ahead
         state = self.replay.state if self.replay is not None else None
         if (not self.think_ahead or self.record is None or state is None or state.is_terminal()
@@ -438,7 +438,7 @@ class Example(w.VBox):
         key = self._hint_key()
         if self._ahead is not None and self._ahead[0] == key:
             return
-        entry = self._ahead = (key, HintWork(puzzle_steps(self.record, self.step(), to_player=False)))
+        entry = self._ahead = (key, Steps(puzzle_steps(self.record, self.step(), to_player=False)))
 
         def dropped() -> None:                # failed: the Hint then works it out on the click (and says why)
             if self._ahead is entry:

@@ -254,7 +254,7 @@ class PlayTable(w.VBox):
         # visitor's browser there, 2-3 times slower than on a server, and the expert's evidence playouts would
         # keep a slow phone waiting; on `cardkit serve` the Hint is worked out on the click (the server's CPU)
         self.think_ahead = STATIC_SITE
-        self._ahead: tuple | None = None           # (the position, its `HintWork`)
+        self._ahead: tuple | None = None           # (the position, its `cardkit.bots.Steps`)
         self._ahead_task: Any = None
         self._counted: tuple | None = None          # with `think_ahead`: (the position, its odds or None while counted)
         self._seat_box: Any = None                 # built when needed
@@ -690,7 +690,7 @@ class PlayTable(w.VBox):
         legal = s.legal_actions()
         ahead = self._ahead if playouts is None and self._ahead is not None and self._ahead[0] == self._position() \
             else None
-        if len(legal) > 1 and (ahead is None or ahead[1].result is None):
+        if len(legal) > 1 and (ahead is None or not ahead[1].done):
             # sent at once: the page says so while the expert thinks (up to `table.HINT_MS`, or what is left of
             # the Hint worked out ahead)
             self._msg.value = _thinking_html("The expert")
@@ -1282,7 +1282,7 @@ def kernel_loop():
 
 
 def work_ahead(work, wanted, dropped):
-    """Step `work` (a `cardkit.table.HintWork`) on the kernel's event loop while `wanted()`, whatever else the
+    """Step `work` (a `cardkit.bots.Steps`) on the kernel's event loop while `wanted()`, whatever else the
     page sends handled first; `dropped()` if a step fails. The task, to keep (the loop holds its tasks only
     weakly), or None where no loop runs (a script, a test)."""
     loop = kernel_loop()

@@ -10,8 +10,8 @@ A game module knows nothing of its bots; these modules read the game through its
 """
 from .base import Bot, RandomBot, game_bots, play_out
 from .expert import (EVIDENCE_PLAYOUTS, FIXED_PLAYOUTS, GAME_PLAYOUTS, OBJECTIVE, ROLLOUTS, THINK_MS_BROWSER,
-                     THINK_MS_SERVER, Estimate, ExpertBot, bots_for, default_playouts, evidence_playouts,
-                     fixed_playouts, game_facts)
+                     THINK_MS_SERVER, Estimate, ExpertBot, Steps, bots_for, default_playouts,
+                     evidence_playouts, fixed_playouts, game_facts)
 
 __all__ = ["Bot", "RandomBot", "game_bots", "play_out", "EVIDENCE_PLAYOUTS", "FIXED_PLAYOUTS", "GAME_PLAYOUTS", "OBJECTIVE",
-           "ROLLOUTS", "THINK_MS_BROWSER", "THINK_MS_SERVER", "Estimate", "ExpertBot", "bots_for", "default_playouts", "evidence_playouts", "fixed_playouts", "game_facts"]
+           "ROLLOUTS", "THINK_MS_BROWSER", "THINK_MS_SERVER", "Estimate", "ExpertBot", "bots_for", "default_playouts", "evidence_playouts", "fixed_playouts", "game_facts", "Steps"]

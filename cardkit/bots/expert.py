@@ -10,6 +10,7 @@ import time
 from collections.abc import Generator
 from dataclasses import dataclass, field
 from operator import attrgetter
+from typing import Any
 
 from ..errors import CardkitError
 from ..game import Action, Deal, State
@@ -210,6 +211,30 @@ def _observation(state, player: int) -> tuple:
             tuple(a.text for a in v.legal), tuple(v.facts))
 
 
+class Steps:
+    """Work done a step at a time: a generator (`ExpertBot.analysing`, `share.puzzle_steps`) that stops after each
+    piece and returns its result. `step()` does the next piece and says whether all is done (the result then in
+    `result`); `finish()` does the rest and gives the result."""
+
+    def __init__(self, steps):
+        self._steps = steps
+        self.result: Any = None
+        self.done = False
+
+    def step(self) -> bool:
+        if not self.done:
+            try:
+                next(self._steps)
+            except StopIteration as end:
+                self.result, self.done = end.value, True
+        return self.done
+
+    def finish(self):
+        while not self.step():
+            pass
+        return self.result
+
+
 class ExpertBot(Bot):
     """A determinized search bot for every game (perfect-information Monte Carlo), through the protocol alone.
 
@@ -298,12 +323,7 @@ class ExpertBot(Bot):
     def analyse(self, state) -> list[Estimate]:
         """One `Estimate` per legal action of the player to move: the action the bot plays first, then the
         others by their mean, best first."""
-        steps = self.analysing(state)
-        while True:
-            try:
-                next(steps)
-            except StopIteration as done:
-                return done.value
+        return Steps(self.analysing(state)).finish()
 
     def analysing(self, state) -> Generator[None, None, list[Estimate]]:
         """`analyse` in steps: a generator that stops after each sample (every action played out in it) and
