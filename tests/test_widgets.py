@@ -193,3 +193,25 @@ def test_the_mark_on_the_page_gives_the_rule_as_played():
     out = feedback_html(q, m, cardkit.load_game("faro").rulebook.href)
     played = cardkit.load_game("faro", **q.options).rulebook.as_played(q.rule)
     assert "<b>The rule</b>" in out and played.split(".")[0].replace("**", "") in out.replace("<strong>", "").replace("</strong>", "")
+
+
+def test_the_static_html_outputs_never_look_for_a_file_named_by_their_markup(monkeypatch):
+    """IPython's HTML(text) first asks os.path.exists(text); on the static site each such look is a request to
+    JupyterLite's in-browser drive through the service worker (some 40 while a rules page started, 29 Nov, one of
+    which, pending as a page closed, kept a new version of the site from taking over). The kit's HTML outputs,
+    made or displayed, look for no file; they carry their markup whole."""
+    import os
+    import IPython.display
+    looked, shown = [], []
+    exists = os.path.exists
+    monkeypatch.setattr(os.path, "exists", lambda p: looked.append(p) or exists(p))
+    monkeypatch.setattr(IPython.display, "display", lambda *objs, **kw: shown.extend(objs))
+    outs = [widgets.Rules("sieben", "S7-1"), widgets.RulesCard("sieben"), widgets.SourceTexts(),
+            widgets.index.ImpactTable()]
+    widgets.RuleCard("sieben", "S7-5")._ipython_display_()
+    widgets.RuleTable("sieben", "beats", options=("eights_wild",), rule="S7-1")._ipython_display_()
+    widgets.TestYourself("sieben")._ipython_display_()
+    outs += [o for o in shown if isinstance(o, IPython.display.HTML)]
+    assert len(outs) == 4 + 1 + 2 + 1
+    assert all(o._repr_html_().startswith("<") and len(o._repr_html_()) > 100 for o in outs)
+    assert not [p for p in looked if "<" in str(p)], looked[:3]

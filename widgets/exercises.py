@@ -12,7 +12,7 @@ from cardkit import exercises as ex
 from cardkit.rules import link_rule_ids
 from cardkit.svg import card_svg
 
-from .render import HTML, Box, Button, facts_html, shared, with_notice
+from .render import HTML, Box, Button, facts_html, html_output, shared, with_notice
 from .rulecard import PRINT_CSS, print_button
 
 CSS = """<style>
@@ -160,8 +160,8 @@ class TestYourself(w.VBox):
         self.add_class("ck-quiz")
 
     def _ipython_display_(self) -> None:
-        from IPython.display import HTML as _HTML, display
-        display(_HTML(CSS + PRINT_CSS))
+        from IPython.display import display
+        display(html_output(CSS + PRINT_CSS))
         display(self._repr_mimebundle_(), raw=True)
 
     def _ck_notice(self, text: str) -> None:

@@ -157,8 +157,8 @@ def shift_cell(s: dict, top: dict) -> str:
 def ImpactTable():
     """The landing page's table: every conflict and gap ranked by how much it matters, each linking to its
     rule (with its "Does it matter?") on the game's page. Static HTML output, not a widget."""
-    from IPython.display import HTML as StaticHTML
-    return StaticHTML(impact_table_html())
+    from widgets.render import html_output
+    return html_output(impact_table_html())
 
 
 def impact_table_html() -> str:

@@ -229,17 +229,28 @@ a.ck-page-link,.ck-games a{color:#0d47a1}
 </style>"""
 
 
+def html_output(markup: str):
+    """IPython's HTML output of `markup` (static: no widget model), made without IPython's look for a file of
+    that name: `IPython.display.HTML(text)` calls os.path.exists(text) first, and on the static site every such
+    look is a request to JupyterLite's in-browser drive, through the service worker and back through the page
+    (some 40 while a rules page starts), one of which a page closed at that moment leaves pending for ever."""
+    from IPython.display import HTML
+    out = HTML()
+    out.data = markup
+    return out
+
+
 def use_css() -> None:
     """Put the kit's style sheet on the page once (as the first output of the first widgets cell):
     every widget's HTML relies on it instead of carrying its own copy."""
     try:
         from IPython import get_ipython
-        from IPython.display import HTML as _HTML, display
+        from IPython.display import display
     except ImportError:
         return
     if get_ipython() is not None and not _SHARED.get("css"):
         _SHARED["css"] = True
-        display(_HTML(CSS))
+        display(html_output(CSS))
 
 
 def cards_html(cards, width: int = 44) -> str:

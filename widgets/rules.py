@@ -13,7 +13,7 @@ import cardkit
 from cardkit import CardkitError
 from cardkit.rules import scroll_x
 
-from .render import Box, Button, HTML, shared, with_notice
+from .render import Box, Button, HTML, html_output, shared, with_notice
 from .replay import Replay, final_state, replay_states
 
 
@@ -95,7 +95,7 @@ def Rules(game: str, *rule_ids: str, children: bool = True, table: bool = True) 
     """One or more rules as static HTML output (not a widget: no model for the page to load). The page
     goes to the address's #rule once it has rendered (a link from another page: `FRAGMENT_JS`)."""
     from cardkit.documents import FRAGMENT_JS
-    return StaticHTML("".join(rule_html(game, r, children, table) for r in rule_ids) + FRAGMENT_JS)
+    return html_output("".join(rule_html(game, r, children, table) for r in rule_ids) + FRAGMENT_JS)
 
 
 def result_summary(state) -> str:
@@ -230,8 +230,8 @@ class RuleCard(w.VBox):
     def _ipython_display_(self) -> None:
         """The rule and the comparison go on the page as plain HTML output; only the controls are widgets
         (fewer widget models: the page is interactive sooner)."""
-        from IPython.display import HTML as _HTML, display
-        display(_HTML(self.text))
+        from IPython.display import display
+        display(html_output(self.text))
         if self.children:
             display(self._repr_mimebundle_(), raw=True)
 
@@ -308,12 +308,12 @@ class RuleTable(w.VBox):
     def _ipython_display_(self) -> None:
         """With a rule: the rule above and its finer rules below go on the page as plain HTML output
         (no widget models); only the switches and the table are widgets."""
-        from IPython.display import HTML as _HTML, display
+        from IPython.display import display
         head = rule_html(self.game_name, self.rule_id, children=False, table=False) if self.rule_id else ""
-        display(_HTML(head + self.switches_html()))
+        display(html_output(head + self.switches_html()))
         display(self._repr_mimebundle_(), raw=True)
         if self.rule_id:
-            display(_HTML(rule_html(self.game_name, self.rule_id, only_children=True)))
+            display(html_output(rule_html(self.game_name, self.rule_id, only_children=True)))
 
     def refresh(self) -> None:
         opts = {**self.fixed, **{k: c.value for k, c in self.controls.items()}}

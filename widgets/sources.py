@@ -4,9 +4,10 @@ from __future__ import annotations
 from IPython.display import HTML
 
 from cardkit.documents import sources_html
+from .render import html_output
 
 
 def SourceTexts() -> HTML:
     """The five source texts as static HTML output (no widget). Every passage a rule cites is marked and
     carries an id: a citation's link (``sources.ipynb#…``) opens the page on it, highlighted (``:target``)."""
-    return HTML(sources_html())
+    return html_output(sources_html())
