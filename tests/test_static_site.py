@@ -897,9 +897,24 @@ def _next_build(site: Path, dest: Path, page: str, words: str) -> Path:
 # what the tab shows and what its service workers are doing: said when a new build does not arrive in time
 _WORKERS_JS = """async () => { const r = await navigator.serviceWorker.getRegistration();
     const w = (x) => x ? x.scriptURL.split('/').pop() + ' ' + x.state : '-';
+    const asked = JSON.parse(sessionStorage.getItem('ckDrive') || '{}');
     return [document.title, location.pathname, (document.body ? document.body.innerText : '').slice(0, 100),
             r ? 'installing ' + w(r.installing) + ', waiting ' + w(r.waiting) + ', active ' + w(r.active) : 'no worker',
-            'controller ' + (navigator.serviceWorker.controller ? navigator.serviceWorker.controller.state : '-')]; }"""
+            'controller ' + (navigator.serviceWorker.controller ? navigator.serviceWorker.controller.state : '-'),
+            'drive requests unanswered: ' + JSON.stringify(Object.values(asked))]; }"""
+
+# Requests of a kernel to JupyterLite's in-browser drive that no page has answered yet (kept across the tab's
+# reloads): one pending in a worker keeps its new version waiting (see _ORPHAN)
+_DRIVE = """(() => { try {
+  const channel = new BroadcastChannel("/sw-api.v1");
+  channel.onmessage = (e) => {
+    const d = e.data || {}, asked = JSON.parse(sessionStorage.getItem("ckDrive") || "{}");
+    const key = d.browsingContextId + " " + d.requestId;
+    if ("response" in d) delete asked[key];
+    else asked[key] = [(d.data || {}).method, String((d.data || {}).path).slice(0, 40), location.pathname];
+    sessionStorage.setItem("ckDrive", JSON.stringify(asked));
+  };
+} catch (e) {} })();"""
 
 
 def _wait_for_the_new_build(page, timeout: float = 120000) -> None:
@@ -941,6 +956,7 @@ def test_a_new_build_reaches_a_returning_visitor_whole(chromium, static_site_dir
     context, page, errors = _profile_page(chromium, tmp_path / "profile")
     try:
         context.add_init_script(_TITLES)
+        context.add_init_script(_DRIVE)
         with serving_static_cached(live, "max-age=600") as base:
             page.goto(f"{base}/sieben.html")
             _ready(page)
@@ -1028,6 +1044,7 @@ def test_a_visitor_of_the_hand_written_service_worker_gets_the_new_build_whole_a
     context, page, errors = _profile_page(chromium, tmp_path / "profile")
     try:
         context.add_init_script(_BUILDS)
+        context.add_init_script(_DRIVE)
         with serving_static_cached(live, "max-age=600") as base:
             page.goto(f"{base}/sieben.html")
             page.evaluate("() => navigator.serviceWorker.ready.then((r) => r.active.postMessage({ type: 'cardkit-precache' }))")
