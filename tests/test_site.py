@@ -370,8 +370,8 @@ _FORGE_OVER_WEBSOCKET = """async ([kernelId, extra]) => {
   const byName = (name) => Object.keys(states).filter((id) => states[id]._model_name === name
     || (name.startsWith(".") && (states[id]._dom_classes || []).includes(name.slice(1))));
   // Sent 150 at a time, each batch once the kernel is idle after the last: thousands at once (2,900-3,100 forged
-  // values on a game page, 6,000-8,000 messages back) pass ZeroMQ's high-water mark (1,000 messages a subscriber)
-  // on a loaded machine, and Jupyter then drops the kernel's messages to every connection, the page's own too
+  // values on a game page, 6,000-8,000 messages back, when every widget got its own) pass ZeroMQ's high-water
+  // mark (1,000 messages a subscriber) on a loaded machine, and Jupyter then drops the kernel's messages to every connection, the page's own too
   // (a widget's opening lost: "widget model not found", 29 Nov). The kernel sees the same forged messages.
   let batch = 0;
   const forge = async (content) => {
@@ -386,9 +386,17 @@ _FORGE_OVER_WEBSOCKET = """async ([kernelId, extra]) => {
   const classes = [...new Set(Object.values(states).flatMap((s) => s._dom_classes || []))];
   const wrong = (v) => typeof v === "string" ? 12345 : typeof v === "number" ? "not a number"
     : typeof v === "boolean" ? "yes" : Array.isArray(v) ? 7 : v === null ? [1] : "x";
+  // every synced trait of every kind of widget: its model's name with its CSS classes (a card button, the table,
+  // a rule's switch...). Widgets of one kind are of one Python class, whose traits refuse the wrong type before
+  // any of the kit's code runs: the 15 layouts' 46 traits, or the 41 card buttons', would repeat one check.
+  const kindOf = (s) => `${s._model_name} ${(s._dom_classes || []).filter((c) => !/^ck-(ink-|playable|unplayable|face-|back|long)/.test(c)).sort().join(" ")}`;
+  const forgedKinds = new Set();
   let forged = 0;
   for (const [id, state] of Object.entries(states)) {
     for (const [key, value] of Object.entries(state)) {
+      const kind = `${kindOf(state)} ${key}`;
+      if (forgedKinds.has(kind)) continue;
+      forgedKinds.add(kind);
       await forge({comm_id: id, data: {method: "update", state: {[key]: wrong(value)}, buffer_paths: []}});
       forged++;
     }
@@ -420,9 +428,9 @@ def _leaks(messages: list[str]) -> list[str]:
 
 @pytest.mark.parametrize("name", ["baseline.ipynb", "index.ipynb", "magische7.ipynb", "sieben.ipynb"])
 def test_forged_widget_messages_show_no_traceback(browser, base_url, name):
-    """A script on the page sends a wrong-typed value for every synced trait of every widget and a
-    click to every button: the kernel answers none of it with a traceback, a file name or a server
-    path; the failures are in the server's log; and the game pages still play. A game page is opened by
+    """A script on the page sends a wrong-typed value for every synced trait of every kind of widget (a model's
+    name with its CSS classes: about 700 values on a game page) and a click to every button: the kernel
+    answers none of it with a traceback, a file name or a server path; the failures are in the server's log; and the game pages still play. A game page is opened by
     a link to a reader's example (issue 37), so the example's view and its editor (folded away once dealt,
     its widgets still there) are forged too; and its hidden box for the page's address gets hostile
     addresses first (not JSON, JSON of the wrong shape, a huge one, another game's example), each
@@ -446,7 +454,7 @@ def test_forged_widget_messages_show_no_traceback(browser, base_url, name):
         extra = [[".ck-example-inbox", {"method": "update", "state": {"value": v}, "buffer_paths": []}]
                  for v, _ in hostile]   # (another game's example between: each line differs from the last)
     result = page.evaluate(_FORGE_OVER_WEBSOCKET, [page.evaluate(_KERNEL_ID), extra])
-    assert result["models"] > 0 and result["forged"] >= result["models"]
+    assert result["models"] > 0 and result["forged"] > 0
     assert result["buttons"] > 0 or name == "index.ipynb"   # the landing page has no button
     assert _leaks(result["seen"]) == []
     if fragment:   # the example, its view and its editor's widgets were among those forged
