@@ -247,6 +247,13 @@ _SETTLED_JS = """([t, before]) => {
     if (t.ckSeen !== x) { t.ckSeen = x; t.ckSince = performance.now(); return false; }
     return performance.now() - t.ckSince > 400; }""" % _FOCUS_JS
 
+# every part of the table that speaks (what happened, a round's end, the result) and was not there before the key,
+# among what the page's polite live region has said since
+_SAID_JS = """([t, before, heard]) => {
+    const said = window.ckHeard.slice(heard).join("\\n");
+    return [...t.querySelectorAll('.ck-announce, .ck-moment, .ck-result')].map((e) => e.innerText.trim())
+      .every((p) => before.includes(p) || said.includes(p)); }"""
+
 # what the page's live regions were given to say, in order (cardkit.js: #ck-announcer polite, #ck-alerter at once)
 _LISTEN_JS = """() => { window.ckHeard = []; window.ckAlerted = [];
     const listen = (id, into) => new MutationObserver(() => {
@@ -295,9 +302,15 @@ def test_a_whole_game_with_the_keyboard_alone(chromium, site_url, game):
         page.keyboard.press("Enter")
         page.wait_for_function(_SETTLED_JS, arg=[table.element_handle(), before], timeout=60000)
         moves += 1
-        said = page.evaluate("window.ckHeard").copy()[heard:]
         # what the table shows, said: a move the others answered ("What happened"), a round's end; a move of one's
-        # own that nobody answered yet (a card discarded in an exchange) changes nothing the table says
+        # own that nobody answered yet (a card discarded in an exchange) changes nothing the table says. Said within
+        # a few seconds (the page speaks at its next frame; on a loaded machine the computer's reply could still
+        # change the table just after it had looked settled: a CI run of 29 Nov read the words before the reply's)
+        try:
+            page.wait_for_function(_SAID_JS, arg=[table.element_handle(), before, heard], timeout=5000)
+        except PlaywrightTimeout:
+            pass                                    # (the assertion below says what was not said)
+        said = page.evaluate("window.ckHeard").copy()[heard:]
         for part in table.locator(".ck-announce, .ck-moment, .ck-result").all_inner_texts():
             if part.strip() not in before:
                 assert part.strip() in "\n".join(said), (moves, part, said)
