@@ -277,8 +277,8 @@ def test_on_the_static_site_the_hint_at_a_step_is_worked_out_while_the_reader_lo
     expected = x.hint_box.value
     x.think_ahead = True
 
-    entry = worked_ahead(x, x._moved)
-    assert entry[1].done and entry[1].result is not None
+    work = worked_ahead(x, x._moved)
+    assert work.done and work.result is not None
     monkeypatch.setattr(example_module, "puzzle_question", lambda *a, **k: pytest.fail("worked out again"))
     x.hint()
     assert x.hint_box.value == expected

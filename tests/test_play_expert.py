@@ -24,18 +24,18 @@ def on_a_loop(coroutine):
 def worked_ahead(owner, begin):
     """On an event loop of its own: `begin()`, which begins `owner`'s work ahead (a table's or an example's
     Hint), checked to be begun and not done (a sample at a time), then the loop's turns until it is done. The
-    owner's entry (what it depends on, the work)."""
+    work (a `cardkit.bots.Steps`)."""
     import asyncio
 
     async def run():
         begin()
-        entry = owner._ahead
-        assert entry is not None and not entry[1].done
+        work = owner._ahead.work
+        assert work is not None and not work.done
         for _ in range(100_000):
-            if entry[1].done:
+            if work.done:
                 break
             await asyncio.sleep(0)
-        return entry
+        return work
     return on_a_loop(run())
 
 
@@ -439,8 +439,8 @@ def test_the_static_sites_hint_is_worked_out_while_the_visitor_thinks(monkeypatc
     to_decision(table, RandomBot(4))
     expected, _ = table.session.hint(table.state, fixed_playouts("ecarte"))
 
-    entry = worked_ahead(table, table._plan_hint)
-    assert [(e.text, e.mean) for e in entry[1].result] == [(e.text, e.mean) for e in expected]
+    work = worked_ahead(table, table._plan_hint)
+    assert [(e.text, e.mean) for e in work.result] == [(e.text, e.mean) for e in expected]
     real = table.session.hint
     calls = []
     monkeypatch.setattr(table.session, "hint", lambda *a, **k: calls.append(a) or real(*a, **k))

@@ -113,8 +113,7 @@ class Example(w.VBox):
         # the static site works out the Hint at the step shown while the reader looks at it (Python runs in the
         # reader's browser there), as its play table does; on `cardkit serve` on the click
         self.think_ahead = STATIC_SITE
-        self._ahead: tuple | None = None     # (the example and step, its work: `cardkit.bots.Steps`)
-        self._ahead_task: Any = None
+        self._ahead: Any = None              # the Hint at the step shown, worked out ahead (`play.WorkAhead`)
         self._built = False
         self.inbox = w.Text(value="", continuous_update=False, layout=w.Layout(display="none"))
         self.inbox.add_class("ck-example-inbox")
@@ -430,20 +429,14 @@ class Example(w.VBox):
         """With `think_ahead`: begin the Hint at the step shown, a sample at a time on the kernel's event loop."""
         from cardkit.share import puzzle_steps
         from cardkit.bots import Steps
-        from .play import kernel_loop, work_ahead
+        from .play import WorkAhead
         state = self.replay.state if self.replay is not None else None
         if (not self.think_ahead or self.record is None or state is None or state.is_terminal()
-                or state.current_player < 0 or len(state.legal_actions()) < 2 or kernel_loop() is None):
+                or state.current_player < 0 or len(state.legal_actions()) < 2):
             return
-        key = self._hint_key()
-        if self._ahead is not None and self._ahead[0] == key:
-            return
-        entry = self._ahead = (key, Steps(puzzle_steps(self.record, self.step(), to_player=False)))
-
-        def dropped() -> None:                # failed: the Hint then works it out on the click (and says why)
-            if self._ahead is entry:
-                self._ahead = None
-        self._ahead_task = work_ahead(entry[1], lambda: self._ahead is entry, dropped)
+        record, step = self.record, self.step()
+        self._ahead = self._ahead or WorkAhead()
+        self._ahead.begin(self._hint_key(), lambda: Steps(puzzle_steps(record, step, to_player=False)))
 
     def _show_moves(self) -> None:
         """The legal moves at the step shown, as buttons labelled with who makes them: a click makes that move the
@@ -597,9 +590,9 @@ class Example(w.VBox):
             self.hint_box.value = "<div class='ck-note'>Nobody chooses at this step.</div>"
             return
         assert self.record is not None
-        ahead = self._ahead if self._ahead is not None and self._ahead[0] == self._hint_key() else None
+        ahead = self._ahead.get(self._hint_key()) if self._ahead is not None else None
         try:
-            q = ahead[1].finish() if ahead is not None else puzzle_question(self.record, self.step(), to_player=False)
+            q = ahead.finish() if ahead is not None else puzzle_question(self.record, self.step(), to_player=False)
         except CardkitError as e:
             self.hint_box.value = f"<div class='ck-error'>{escape(str(e))}</div>"
             return

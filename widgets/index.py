@@ -10,7 +10,7 @@ from cardkit import CardkitError
 from cardkit.documents import page_url
 from cardkit.rules import scroll_x
 
-from .render import Box, Button, HTML, shared, with_notice
+from .render import Box, Button, HTML, html_output, shared, with_notice
 from .rules import rule_html
 
 PLANNED = ["24", "Vingt-et-un", "Faro", "Bakkarat", "Écarté", "Whist"]
@@ -157,7 +157,6 @@ def shift_cell(s: dict, top: dict) -> str:
 def ImpactTable():
     """The landing page's table: every conflict and gap ranked by how much it matters, each linking to its
     rule (with its "Does it matter?") on the game's page. Static HTML output, not a widget."""
-    from widgets.render import html_output
     return html_output(impact_table_html())
 
 

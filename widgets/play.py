@@ -254,8 +254,7 @@ class PlayTable(w.VBox):
         # visitor's browser there, 2-3 times slower than on a server, and the expert's evidence playouts would
         # keep a slow phone waiting; on `cardkit serve` the Hint is worked out on the click (the server's CPU)
         self.think_ahead = STATIC_SITE
-        self._ahead: tuple | None = None           # (the position, its `cardkit.bots.Steps`)
-        self._ahead_task: Any = None
+        self._ahead = WorkAhead()                  # the Hint at the person's decision, worked out ahead
         self._counted: tuple | None = None          # with `think_ahead`: (the position, its odds or None while counted)
         self._seat_box: Any = None                 # built when needed
         self._ready_button: Any = None
@@ -688,14 +687,13 @@ class PlayTable(w.VBox):
                        else "Wait for your turn.")
             return
         legal = s.legal_actions()
-        ahead = self._ahead if playouts is None and self._ahead is not None and self._ahead[0] == self._position() \
-            else None
-        if len(legal) > 1 and (ahead is None or not ahead[1].done):
+        ahead = self._ahead.get(self._position()) if playouts is None else None
+        if len(legal) > 1 and (ahead is None or not ahead.done):
             # sent at once: the page says so while the expert thinks (up to `table.HINT_MS`, or what is left of
             # the Hint worked out ahead)
             self._msg.value = _thinking_html("The expert")
         if ahead is not None:
-            estimates, advice = ahead[1].finish(), s.advice(self.human)
+            estimates, advice = ahead.finish(), s.advice(self.human)
         else:
             estimates, advice = self.session.hint(s, playouts)
         cards_played = any(a.card is not None for a in legal)
@@ -991,17 +989,7 @@ class PlayTable(w.VBox):
         if (not self.think_ahead or self.covered or s.is_terminal() or s.current_player != self.human
                 or len(s.legal_actions()) < 2):
             return
-        position = self._position()
-        if self._ahead is not None and self._ahead[0] == position:
-            return
-        if kernel_loop() is None:            # (a script, a test): the Hint works it out on the click
-            return
-        entry = self._ahead = (position, self.session.hint_work(s))
-
-        def dropped() -> None:                # failed: the Hint then works it out on the click
-            if self._ahead is entry:
-                self._ahead = None
-        self._ahead_task = work_ahead(entry[1], lambda: self._ahead is entry, dropped)
+        self._ahead.begin(self._position(), lambda: self.session.hint_work(s))
 
     def _own_moves(self) -> bool:
         """Whether the seat in front of the screen has made a move in this game (Undo has something to try)."""
@@ -1281,23 +1269,39 @@ def kernel_loop():
         return loop if loop.is_running() else None
 
 
-def work_ahead(work, wanted, dropped):
-    """Step `work` (a `cardkit.bots.Steps`) on the kernel's event loop while `wanted()`, whatever else the
-    page sends handled first; `dropped()` if a step fails. The task, to keep (the loop holds its tasks only
-    weakly), or None where no loop runs (a script, a test)."""
-    loop = kernel_loop()
-    if loop is None:
-        return None
+class WorkAhead:
+    """Work for one position (a `cardkit.bots.Steps`: a table's or an example's Hint), begun before it is asked
+    for and stepped on the kernel's event loop, whatever the page sends handled first, until it is done or other
+    work takes its place; dropped if a step fails (the click then works it out itself)."""
 
-    async def run() -> None:
-        try:
-            while wanted():
-                await asyncio.sleep(0)
-                if not wanted() or work.step():
-                    return
-        except Exception:
-            dropped()
-    return loop.create_task(run())
+    def __init__(self) -> None:
+        self.key: Any = None        # what the work depends on (the position)
+        self.work: Any = None
+        self._task: Any = None      # (the loop holds its tasks only weakly)
+
+    def get(self, key):
+        """The work begun for `key`, or None."""
+        return self.work if self.work is not None and self.key == key else None
+
+    def begin(self, key, make) -> None:
+        """Begin `make()`'s work for `key`, unless it is begun already; nothing where no loop runs (a script, a
+        test)."""
+        loop = kernel_loop()
+        if loop is None or self.get(key) is not None:
+            return
+        work = self.work = make()
+        self.key = key
+
+        async def run() -> None:
+            try:
+                while self.work is work:
+                    await asyncio.sleep(0)
+                    if self.work is not work or work.step():
+                        return
+            except Exception:
+                if self.work is work:
+                    self.key = self.work = None
+        self._task = loop.create_task(run())
 
 
 def later(seconds: float, fn) -> None:

@@ -114,5 +114,5 @@ def rules_card_html(game: str, pdf: bool = True, **options) -> str:
 
 def RulesCard(game: str, **options):
     """The rules card as static HTML output (not a widget: nothing for the page to load)."""
-    from widgets.render import html_output
+    from .render import html_output
     return html_output(rules_card_html(game, **options))
