@@ -455,6 +455,62 @@ def test_the_static_sites_hint_is_worked_out_while_the_visitor_thinks(monkeypatc
     assert len(calls) == 1
 
 
+def test_the_hint_worked_out_ahead_stops_at_a_move_and_goes_on_back_at_its_position():
+    """The Hint worked out ahead is stepped only while its position is on screen: a move stops it (its samples
+    would serve no Hint, and a visitor's phone has the bots' turns to work out), and back at that position (an
+    example stepped back to it) it goes on where it stopped, to the same result."""
+    import asyncio
+    from cardkit.bots import Steps
+    from widgets.play import WorkAhead
+    table = widgets.PlayTable("ecarte", seed=3)
+    table.think_ahead = True
+    to_decision(table, RandomBot(4))
+
+    async def a_move_stops_it():
+        table._plan_hint()
+        work, steps = table._ahead.work, []
+        real = work.step
+        work.step = lambda: steps.append(1) or real()
+        for _ in range(3):
+            await asyncio.sleep(0)
+        begun = len(steps)
+        table.think_ahead = False                      # (nothing begun for the next decision)
+        table.play(table.state.legal_actions()[0].text)
+        for _ in range(200):
+            await asyncio.sleep(0)
+        return work, begun, len(steps)
+    work, begun, after = on_a_loop(a_move_stops_it())
+    assert 0 < begun == after and not work.done
+
+    def pieces(made):
+        made.append(1)
+        for i in range(10):
+            yield i
+        return "the result"
+
+    async def back_at_its_position():
+        on_screen, made, steps = ["a"], [], []
+        ahead = WorkAhead()
+        ahead.begin("a", lambda: Steps(pieces(made)), lambda: on_screen[0])
+        work = ahead.work
+        real = work.step
+        work.step = lambda: steps.append(1) or real()
+        for _ in range(3):
+            await asyncio.sleep(0)
+        on_screen[0] = "b"                              # a step on: it stops
+        stopped = len(steps)
+        for _ in range(50):
+            await asyncio.sleep(0)
+        assert len(steps) == stopped and not work.done
+        on_screen[0] = "a"                              # back: the same work goes on, not made anew
+        ahead.begin("a", lambda: Steps(pieces(made)), lambda: on_screen[0])
+        for _ in range(50):
+            await asyncio.sleep(0)
+        return work, made, stopped
+    work, made, stopped = on_a_loop(back_at_its_position())
+    assert 0 < stopped < 10 and made == [1] and work.done and work.result == "the result"
+
+
 def test_the_static_sites_odds_panel_shows_the_table_first_and_the_figures_just_after():
     """On the static site (`think_ahead`) a click that brings a new decision is answered by the table at once,
     the Odds panel saying it is counting; the exact figures follow on the kernel's next turn, the same as

@@ -436,7 +436,8 @@ class Example(w.VBox):
             return
         record, step = self.record, self.step()
         self._ahead = self._ahead or WorkAhead()
-        self._ahead.begin(self._hint_key(), lambda: Steps(puzzle_steps(record, step, to_player=False)))
+        self._ahead.begin(self._hint_key(), lambda: Steps(puzzle_steps(record, step, to_player=False)),
+                         self._hint_key)
 
     def _show_moves(self) -> None:
         """The legal moves at the step shown, as buttons labelled with who makes them: a click makes that move the

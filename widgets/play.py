@@ -989,7 +989,7 @@ class PlayTable(w.VBox):
         if (not self.think_ahead or self.covered or s.is_terminal() or s.current_player != self.human
                 or len(s.legal_actions()) < 2):
             return
-        self._ahead.begin(self._position(), lambda: self.session.hint_work(s))
+        self._ahead.begin(self._position(), lambda: self.session.hint_work(s), self._position)
 
     def _own_moves(self) -> bool:
         """Whether the seat in front of the screen has made a move in this game (Undo has something to try)."""
@@ -1271,8 +1271,10 @@ def kernel_loop():
 
 class WorkAhead:
     """Work for one position (a `cardkit.bots.Steps`: a table's or an example's Hint), begun before it is asked
-    for and stepped on the kernel's event loop, whatever the page sends handled first, until it is done or other
-    work takes its place; dropped if a step fails (the click then works it out itself)."""
+    for and stepped on the kernel's event loop, whatever the page sends handled first, while the position is the
+    one it was begun for (a move stops it: its samples would serve no Hint); dropped if a step fails (the click
+    then works it out itself). Work a move left unfinished is kept until other work takes its place: back at its
+    position (an example stepped back to it), it goes on where it stopped."""
 
     def __init__(self) -> None:
         self.key: Any = None        # what the work depends on (the position)
@@ -1283,20 +1285,24 @@ class WorkAhead:
         """The work begun for `key`, or None."""
         return self.work if self.work is not None and self.key == key else None
 
-    def begin(self, key, make) -> None:
-        """Begin `make()`'s work for `key`, unless it is begun already; nothing where no loop runs (a script, a
-        test)."""
+    def begin(self, key, make, now) -> None:
+        """Begin `make()`'s work for `key`, or step on the work for `key` left unfinished, until it is done or
+        `now()` (the position on screen) is no longer `key`; nothing where no loop runs (a script, a test)."""
         loop = kernel_loop()
-        if loop is None or self.get(key) is not None:
+        if loop is None:
             return
-        work = self.work = make()
-        self.key = key
+        work = self.get(key)
+        if work is None:
+            work = self.work = make()
+            self.key = key
+        elif work.done or self._task is not None and not self._task.done():
+            return
 
         async def run() -> None:
             try:
                 while self.work is work:
                     await asyncio.sleep(0)
-                    if self.work is not work or work.step():
+                    if self.work is not work or now() != key or work.step():
                         return
             except Exception:
                 if self.work is work:
