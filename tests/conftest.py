@@ -8,8 +8,8 @@ import pytest
 # The files that take longest go first. `make test` shares the test files out among its workers as they come free
 # (pytest-xdist, --dist loadfile: a file's expensive set-ups are made once); a long file taken up last would run
 # on alone at the end while the other workers idle. (The order of the tests within a file does not change.)
-# Ranked by a whole run of 28 Nov (docs/benchmarks.md, "The test suite"): first the browser files, long in wall
-# time as they wait on Chromium, Voila's kernels and Pyodide, then the rest by CPU seconds.
+# Ranked by each file's CPU (docs/benchmarks.md, "The test suite"): first the browser files, long in wall time as
+# they wait on Chromium, Voila's kernels and Pyodide, then the rest by CPU seconds.
 SLOW_FIRST = ("tests/test_static_site.py", "tests/test_play_page.py", "tests/test_site.py", "tests/test_impact.py",
               "tests/test_hidden.py", "tests/test_exercises.py", "tests/test_bots.py", "tests/test_play_table.py",
               "tests/test_pages.py", "tests/test_rulecard.py", "tests/test_whist_properties.py",

@@ -97,7 +97,7 @@ def test_the_data_files_are_what_dumps_writes():
 # those whose chunk costs about as much as the cheapest. A chunk's cost is mostly game A's, shared by the
 # options of a game, so it is about the same whichever of them is drawn: in a fresh process 23-28 s of CPU for
 # Écarté, 22-29 s for Bakkarat (its bots' exact odds), 11-13 s for Whist, 7 s for Sieben, 2-5 s for the others
-# (docs/benchmarks.md, 28 Nov 2026). Left out for their cost: Sieben's two- and three-player options
+# (docs/benchmarks.md, "The test suite"). Left out for their cost: Sieben's two- and three-player options
 # (two-player Sieben's bots take 54-65 s a chunk), Whist's `calling` and `revoke_bar`,
 # Bakkarat's `three_card_ten`, Vingt-et-un's `bank_second` and `ace`; their default reading's figures are
 # still tied to the engine where they share game A with a drawn option (see `_same_game_a`).
