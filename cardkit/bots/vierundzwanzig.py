@@ -3,15 +3,23 @@ reverses with a 1 when its hand is low and exchanges its weakest cards. The rule
 `cardkit.games.vierundzwanzig`."""
 from __future__ import annotations
 
+from operator import attrgetter
+
 from .. import tricks
 from ..games.vierundzwanzig import (BLIND, BLIND_Q, CARDS, COLOUR_OF, COLOURS, EXCHANGE, KEEP_TRUMP, LOOK, NEW_TRUMP,
                                     NEWTRUMP_Q, POWER, REVERSE_Q, SIT_OUT, SUIT_OF, TRUMP_A, TRUMP_Q, WHITE)
 from .base import Bot, RandomBot
 
+_INDEX = attrgetter("index")
+
 
 def _hand_of(state, me: int) -> list:
-    """My own cards as my view shows them (never another seat's)."""
-    return [c for c in state.view(me).seats[me].hand if c is not None]
+    """My own cards as my view shows them (never another seat's): in the pack's order, none while they lie face
+    down (the start player's, not picked up yet). Read off the state, not a whole view made for it: the bots'
+    playouts ask this at every move (60 % of the expert's time in 24 went to making views)."""
+    if me == state.start and not state.picked:
+        return []
+    return sorted(state.hands[me], key=_INDEX)
 
 
 def _strength(hand, trump: str, rev: bool) -> float:
