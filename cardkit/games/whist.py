@@ -48,6 +48,7 @@ CARD_OF = attrgetter("card")
 INDEX_OF = attrgetter("index")
 SUIT_OF = {c: c.suit for c in CARDS}                        # WH-1.2: four suits, no suit ranks another
 POWER = {c: c.value for c in CARDS}                         # WH-1.2: 2 … 10, J, Q, K, A (Aces high)
+HIGH_FIRST = {c: -c.value for c in CARDS}.__getitem__           # a suit's cards, the highest first
 HONOURS = frozenset(("A", "K", "Q", "J"))                   # WH-5.6.2
 HONOUR_CARDS = {s: frozenset(c for c in CARDS if c.suit == s and c.rank in HONOURS) for s in SUITS}
 REDEAL = Action("redeal", "demand a redeal", data="redeal")
@@ -1144,19 +1145,19 @@ class WhistState(WhistNarration, State):
     def hand_of(self, p: int) -> list:
         """The cards in `p`'s hand (sorted by suit and rank), the turned card once taken up included."""
         h = self._suits[p]
-        return [c for s in ("S", "H", "C", "D") for c in sorted(map(CARD_OF, h[s]), key=lambda c: -c.value)]
+        return [c for s in ("S", "H", "C", "D") for c in sorted(map(CARD_OF, h[s]), key=HIGH_FIRST)]
 
     def _view(self, player: int | None = None) -> View:
         g = self.game
         teacher = player is None
         seats = []
         for p in range(4):
-            cards = self.hand_of(p)
             if teacher or player == p:
-                hand = cards
-            else:
-                up = [c for c in cards if c in self.faceup[p]]
-                hand = up + [None] * (len(cards) - len(up))
+                hand = self.hand_of(p)
+            else:                                 # another's: the cards everyone has seen, the rest face down
+                fu = self.faceup[p]
+                up = [c for c in self.hand_of(p) if c in fu] if fu else []
+                hand = up + [None] * (sum(map(len, self._suits[p].values())) - len(up))
             s = p & 1
             seats.append(Seat(p, NAMES[p], hand, team=TEAMS[s], score=self._score_words(s),
                               info=f"{plural(sum(w == p for _, _, w in self.done), 'trick')} this hand, "
