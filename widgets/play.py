@@ -713,7 +713,9 @@ class PlayTable(w.VBox):
             if estimates:
                 gap = worse.get(a.text, 0.0)
                 says = (" <small>(the expert's choice)</small>" if a.text == estimates[0].text else
-                        " <small>(about as good, for the expert)</small>" if no_difference(gap, estimates[0]) else
+                        " <small>(about as good, for the expert)</small>" if no_difference(abs(gap), estimates[0])
+                        else f" <small>(the expert expects {self._gain(-gap, estimates[0].unit)}, but not beyond "
+                             "doubt)</small>" if gap < 0 else
                         f" <small>(the expert expects {self._gain(gap, estimates[0].unit, less=True)})</small>")
             items.append(f"<li><b>{escape(a.label)}</b>{says}: {does}</li>")
         hand = s.view(self.human).seats[self.human].hand
@@ -766,7 +768,12 @@ class PlayTable(w.VBox):
         a, b = by_text.get(best.text, best.action), by_text.get(second.text, second.action)
         gap = best.mean - second.mean
         other = _named(b)
-        if no_difference(gap, best):
+        if gap < 0 and not no_difference(-gap, best):
+            # the expert keeps to the rule-based player's move unless another is better beyond doubt (its test of
+            # the paired samples), so its choice may have come out below another in these samples
+            expect = (f"With {other} it expects {self._gain(-gap, best.unit)}, but not beyond doubt, and it keeps "
+                      "to the rule-based player's move unless another is better beyond doubt.")
+        elif no_difference(abs(gap), best):
             expect = f"It sees no real difference between it and {other}."
         elif within_noise(best, second):
             expect = (f"It sees little between it and {other}: {self._gain(gap, best.unit)}, which "
