@@ -333,6 +333,16 @@ def test_the_review_asks_the_expert_from_the_humans_seat_at_each_decision(monkey
                [a.text for a in history[:k] if a.__class__ is not Deal]
 
 
+def test_the_reviews_unit_note_counts_the_lead_the_way_the_game_is_won():
+    """The review says once what its figures count: in 24 the lowest score wins, so a lead is their points minus
+    yours (the expert turns the sign there), never "your points minus theirs"."""
+    low = widgets.PlayTable("vierundzwanzig", seed=1)._unit_note("points")
+    assert "The lowest score wins" in low and "their points minus yours" in low and "minus theirs" not in low
+    high = widgets.PlayTable("sieben", seed=1)._unit_note("points")
+    assert "your points minus theirs" in high and "lowest" not in high
+    assert widgets.PlayTable("faro", seed=1)._unit_note("win") == ""
+
+
 # --- the Hint's "why": what the move achieves, not the move again ------------------------------------------
 from test_hidden import _forms as _card_forms, _names as _named_in
 

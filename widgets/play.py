@@ -33,7 +33,7 @@ from ipywidgets.widgets.widget_description import DescriptionStyle
 
 import cardkit
 from cardkit import CardkitError, IllegalActionError
-from cardkit.bots import bots_for
+from cardkit.bots import bots_for, game_facts
 from cardkit.documents import STATIC_SITE
 from cardkit.rules import link_rule_ids, scroll_x
 from cardkit.share import to_link
@@ -756,6 +756,9 @@ class PlayTable(w.VBox):
         """A line saying what the figures count (the points that decide the game are counted both ways)."""
         if unit == "win":
             return ""
+        if game_facts(self.state.game)["sign"] < 0:          # the lowest score wins (24)
+            return (f" <small>(The lowest score wins, so the expert weighs a move by {self._lead_words()}: their "
+                    "points minus yours, so points that come off your score instead of theirs count twice.)</small>")
         return (f" <small>(The expert weighs a move by {self._lead_words()}: your points minus theirs, so "
                 "points that go to you instead of to them count twice.)</small>")
 
