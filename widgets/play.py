@@ -757,7 +757,7 @@ class PlayTable(w.VBox):
         if unit == "win":
             return ""
         if game_facts(self.state.game)["sign"] < 0:          # the lowest score wins (24)
-            return (f" <small>(The lowest score wins, so the expert weighs a move by {self._lead_words()}: their "
+            return (f" <small>(The lowest score wins: the expert weighs a move by {self._lead_words()}, their "
                     "points minus yours, so points that come off your score instead of theirs count twice.)</small>")
         return (f" <small>(The expert weighs a move by {self._lead_words()}: your points minus theirs, so "
                 "points that go to you instead of to them count twice.)</small>")
