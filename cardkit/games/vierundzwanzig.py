@@ -889,6 +889,13 @@ class VierundzwanzigState(VierundzwanzigNarration, State):
         return c
 
     # presentation ---------------------------------------------------------------------------------------
+    def hand_of(self, p: int) -> list:
+        """The cards in `p`'s hand as `p` sees them, in the pack's order: none while they lie face down, not
+        picked up (the start player's first three, V24-7.1)."""
+        if p == self.start and not self.picked:
+            return []
+        return sorted(self.hands[p], key=_INDEX)
+
     def _view(self, player: int | None = None) -> View:
         g = self.game
         names = g.player_names()
@@ -900,10 +907,8 @@ class VierundzwanzigState(VierundzwanzigNarration, State):
         for p in range(n):
             h = hands[p]
             hand: list[Card | None]
-            if p == self.start and not self.picked:
-                hand = []                              # lying face down, not picked up (V24-7.1)
-            elif teacher or player == p:
-                hand = sorted(h, key=_INDEX)
+            if teacher or player == p or p == self.start and not self.picked:
+                hand = self.hand_of(p)                 # (none while lying face down, not picked up)
             else:
                 hand = [None] * len(h)
             if not self.active[p]:
