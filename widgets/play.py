@@ -771,13 +771,13 @@ class PlayTable(w.VBox):
         a, b = by_text.get(best.text, best.action), by_text.get(second.text, second.action)
         gap = best.mean - second.mean
         other = _named(b)
-        if gap < 0 and not no_difference(-gap, best):
+        if no_difference(abs(gap), best):
+            expect = f"It sees no real difference between it and {other}."
+        elif gap < 0:
             # the expert keeps to the rule-based player's move unless another is better beyond doubt (its test of
             # the paired samples), so its choice may have come out below another in these samples
             expect = (f"With {other} it expects {self._gain(-gap, best.unit)}, but not beyond doubt, and it keeps "
                       "to the rule-based player's move unless another is better beyond doubt.")
-        elif no_difference(abs(gap), best):
-            expect = f"It sees no real difference between it and {other}."
         elif within_noise(best, second):
             expect = (f"It sees little between it and {other}: {self._gain(gap, best.unit)}, which "
                       "is within its margin of error.")
